@@ -1,0 +1,406 @@
+"""The game file (TOML): which forum, which threads, who plays, and what the threads alone do not say.
+
+The contract is in DESIGN.md; this module adds what a director needs on top (credentials named by
+environment variable, politeness, proxy votes, manual cards, a store path). Every mistake gets
+one `GameFileError` naming the file, the field and what is expected.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import GameFileError, RulesetError
+from .ruleset import Ruleset, load_ruleset
+
+EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused")
+CARD_COLORS = ("green", "blue", "yellow", "red")
+
+
+@dataclass(frozen=True)
+class LoginConfig:
+    username_env: str
+    password_env: str
+    cookie_file: str | None = None
+
+
+@dataclass(frozen=True)
+class ForumConfig:
+    base_url: str
+    charset: str = "auto"  # auto | utf-8 | gbk
+    api: str = "auto"  # auto | always | never: use the mobile API for exact times and edit checks
+    rate: float = 4.0  # requests per second, at most
+    connections: int = 4  # concurrent connections, at most
+    timeout: float = 20.0  # seconds per request
+    retries: int = 4
+    user_agent: str | None = None
+    login: LoginConfig | None = None
+    api_page_size: int = 500  # posts per mobile-API request (X3.5 honours ppp)
+
+
+@dataclass(frozen=True)
+class Day:
+    number: int
+    discussion_tid: int
+    vote_tid: int
+    opens: datetime  # aware, in the game's time zone
+    closes: datetime
+    progress_tid: int | None = None
+    election_tid: int | None = None
+    accelerated: bool | None = None  # the director's override of the progress thread's count
+
+    @property
+    def tids(self) -> dict[str, int]:
+        d = {"discussion": self.discussion_tid, "vote": self.vote_tid}
+        if self.progress_tid:
+            d["progress"] = self.progress_tid
+        if self.election_tid:
+            d["election"] = self.election_tid
+        return d
+
+
+@dataclass(frozen=True)
+class Event:
+    day: int
+    kind: str
+    player: str | None = None
+    reason: str | None = None
+    at: datetime | None = None  # in force from this moment; default: the day's opening
+
+
+@dataclass(frozen=True)
+class ProxyVote:
+    """A vote the director cast for a player outside the thread (代投), recorded here."""
+
+    day: int
+    player: str
+    target: str  # a player, or the ruleset's abstain word
+    at: datetime
+    reason: str = "代投"
+    change: bool = False
+
+
+@dataclass(frozen=True)
+class ManualCard:
+    day: int
+    player: str
+    card: str
+    rule: str
+    reason: str = ""
+    pid: int | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    path: Path
+    forum: ForumConfig
+    ruleset: Ruleset
+    timezone: ZoneInfo
+    players: tuple[str, ...]
+    directors: tuple[str, ...]
+    days: tuple[Day, ...]
+    events: tuple[Event, ...] = ()
+    proxies: tuple[ProxyVote, ...] = ()
+    cards: tuple[ManualCard, ...] = ()
+    store_path: Path = Path("game.sqlite")
+    name: str = ""
+    camps: dict[str, str] = field(default_factory=dict)  # player -> camp, optional, for M84's two-red rule
+
+    def day(self, number: int) -> Day:
+        for d in self.days:
+            if d.number == number:
+                return d
+        known = ", ".join(str(d.number) for d in self.days) or "none"
+        raise GameFileError(str(self.path), "day", f"no day {number} in the game file (days: {known})")
+
+    @property
+    def tids(self) -> list[int]:
+        seen: list[int] = []
+        for d in self.days:
+            for t in d.tids.values():
+                if t not in seen:
+                    seen.append(t)
+        return seen
+
+    def role_of(self, tid: int) -> tuple[int, str] | None:
+        for d in self.days:
+            for role, t in d.tids.items():
+                if t == tid:
+                    return d.number, role
+        return None
+
+    def now(self) -> datetime:
+        return datetime.now(self.timezone)
+
+    def credentials(self) -> tuple[str, str] | None:
+        """(username, password) from the environment variables the file names, or None."""
+        lg = self.forum.login
+        if lg is None:
+            return None
+        user, pw = os.environ.get(lg.username_env), os.environ.get(lg.password_env)
+        if not user or not pw:
+            missing = [n for n, v in ((lg.username_env, user), (lg.password_env, pw)) if not v]
+            raise GameFileError(str(self.path), "forum.login",
+                                f"environment variable(s) {', '.join(missing)} not set (the login needs them)")
+        return user, pw
+
+
+def normalize_name(name: str) -> str:
+    """A player's name as compared: NFKC (full-width letters), no spaces, case-folded."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name)).casefold()
+
+
+_KNOWN = {
+    "": {"forum", "game", "day", "event", "proxy", "card"},
+    "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
+              "login", "api_page_size"},
+    "forum.login": {"username_env", "password_env", "cookie_file"},
+    "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps"},
+    "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
+            "accelerated"},
+    "event": {"day", "kind", "player", "reason", "at"},
+    "proxy": {"day", "player", "target", "at", "reason", "change"},
+    "card": {"day", "player", "card", "rule", "reason", "pid"},
+}
+
+
+class _Reader:
+    """Checks fields of one table, raising one clear error per mistake."""
+
+    def __init__(self, path: Path, text: str):
+        self.path, self.text = path, text
+
+    def fail(self, field_: str, msg: str) -> GameFileError:
+        return GameFileError(str(self.path), field_, msg, self.line_of(field_))
+
+    def line_of(self, field_: str) -> int | None:
+        key = field_.rsplit(".", 1)[-1].split("[")[0]
+        m = re.search(rf"(?m)^\s*{re.escape(key)}\s*=", self.text)
+        return self.text.count("\n", 0, m.start()) + 1 if m else None
+
+    def check_known(self, table: dict, kind: str, where: str) -> None:
+        unknown = sorted(set(table) - _KNOWN[kind])
+        if unknown:
+            raise self.fail(f"{where}.{unknown[0]}" if where else unknown[0],
+                            f"unknown field {unknown[0]!r}; expected one of: {', '.join(sorted(_KNOWN[kind]))}")
+
+    def get(self, table: dict, key: str, where: str, types: tuple, required: bool = True,
+            default: Any = None, expect: str = "") -> Any:
+        if key not in table:
+            if required:
+                raise self.fail(f"{where}.{key}", f"missing; expected {expect or types[0].__name__}")
+            return default
+        v = table[key]
+        if isinstance(v, bool) and bool not in types:
+            raise self.fail(f"{where}.{key}", f"expected {expect or types[0].__name__}, got {v!r}")
+        if not isinstance(v, types):
+            raise self.fail(f"{where}.{key}", f"expected {expect or types[0].__name__}, got {v!r}")
+        return v
+
+    def moment(self, table: dict, key: str, where: str, tz: ZoneInfo, required: bool = True) -> datetime | None:
+        v = table.get(key)
+        if v is None:
+            if required:
+                raise self.fail(f"{where}.{key}", "missing; expected a local date-time like 2026-12-01T10:00:00")
+            return None
+        if isinstance(v, str):
+            try:
+                v = datetime.fromisoformat(v)
+            except ValueError:
+                raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}") from None
+        if isinstance(v, date) and not isinstance(v, datetime):
+            v = datetime.combine(v, time())
+        if not isinstance(v, datetime):
+            raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}")
+        return v.replace(tzinfo=tz) if v.tzinfo is None else v.astimezone(tz)
+
+
+def parse_game(text: str, path: Path) -> Game:
+    """A `Game` from the text of a game file; `path` names it in errors and anchors relative paths."""
+    r = _Reader(path, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        raise GameFileError(str(path), None, f"not valid TOML: {e}", int(m.group(1)) if m else None) from None
+    r.check_known(data, "", "")
+    f = r.get(data, "forum", "", (dict,), expect="a [forum] table")
+    g = r.get(data, "game", "", (dict,), expect="a [game] table")
+    r.check_known(f, "forum", "forum")
+    r.check_known(g, "game", "game")
+
+    base = r.get(f, "base_url", "forum", (str,), expect="the forum's address, like http://bbs.example.com/")
+    if not re.match(r"^https?://[^/\s]+", base):
+        raise r.fail("forum.base_url", f"expected an http(s) address like http://bbs.example.com/, got {base!r}")
+    if not base.endswith("/"):
+        base += "/"
+    login = None
+    if "login" in f:
+        lg = r.get(f, "login", "forum", (dict,), expect="a [forum.login] table")
+        r.check_known(lg, "forum.login", "forum.login")
+        login = LoginConfig(
+            username_env=r.get(lg, "username_env", "forum.login", (str,), expect="an environment variable name"),
+            password_env=r.get(lg, "password_env", "forum.login", (str,), expect="an environment variable name"),
+            cookie_file=r.get(lg, "cookie_file", "forum.login", (str,), required=False),
+        )
+    charset = r.get(f, "charset", "forum", (str,), required=False, default="auto").lower()
+    if charset not in ("auto", "utf-8", "utf8", "gbk", "gb18030", "gb2312", "big5"):
+        raise r.fail("forum.charset", f"expected auto, utf-8 or gbk, got {charset!r}")
+    api = r.get(f, "api", "forum", (str,), required=False, default="auto")
+    if api not in ("auto", "always", "never"):
+        raise r.fail("forum.api", f"expected auto, always or never, got {api!r}")
+    forum = ForumConfig(
+        base_url=base, charset=charset, api=api,
+        rate=float(r.get(f, "rate", "forum", (int, float), required=False, default=4.0, expect="requests per second")),
+        connections=int(r.get(f, "connections", "forum", (int,), required=False, default=4)),
+        timeout=float(r.get(f, "timeout", "forum", (int, float), required=False, default=20.0)),
+        retries=int(r.get(f, "retries", "forum", (int,), required=False, default=4)),
+        user_agent=r.get(f, "user_agent", "forum", (str,), required=False),
+        login=login,
+        api_page_size=int(r.get(f, "api_page_size", "forum", (int,), required=False, default=500)),
+    )
+    if forum.rate <= 0 or forum.connections < 1 or forum.timeout <= 0 or forum.api_page_size < 1:
+        raise r.fail("forum.rate", "rate, connections, timeout and api_page_size must be positive")
+
+    spec = r.get(g, "ruleset", "game", (str,), expect="a preset name (m84, 004) or a path to a ruleset TOML")
+    try:
+        ruleset = load_ruleset(spec, path.parent)
+    except RulesetError as e:
+        raise r.fail("game.ruleset", str(e)) from None
+    tzname = r.get(g, "timezone", "game", (str,), required=False, default="Asia/Shanghai",
+                   expect="an IANA time zone like Asia/Shanghai")
+    try:
+        tz = ZoneInfo(tzname)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise r.fail("game.timezone", f"unknown time zone {tzname!r}; expected one like Asia/Shanghai") from None
+    players = r.get(g, "players", "game", (list,), expect="a list of role-account usernames")
+    directors = r.get(g, "directors", "game", (list,), required=False, default=[], expect="a list of usernames")
+    for who, lst in (("players", players), ("directors", directors)):
+        for i, p in enumerate(lst):
+            if not isinstance(p, str) or not p.strip():
+                raise r.fail(f"game.{who}[{i}]", f"expected a username, got {p!r}")
+        seen = {}
+        for p in lst:
+            k = normalize_name(p)
+            if k in seen:
+                raise r.fail(f"game.{who}", f"{p!r} is listed twice")
+            seen[k] = p
+    if not players:
+        raise r.fail("game.players", "expected at least one player")
+    roster = {normalize_name(p): p for p in players}
+
+    def player_of(value: Any, where: str) -> str:
+        if not isinstance(value, str) or normalize_name(value) not in roster:
+            raise r.fail(where, f"unknown player {value!r}; players are: {', '.join(players)}")
+        return roster[normalize_name(value)]
+
+    days: list[Day] = []
+    raw_days = r.get(data, "day", "", (list,), expect="one or more [[day]] tables")
+    for i, d in enumerate(raw_days):
+        w = f"day[{i}]"
+        if not isinstance(d, dict):
+            raise r.fail(w, "expected a [[day]] table")
+        r.check_known(d, "day", w)
+        num = r.get(d, "number", w, (int,), expect="the day's number, 1, 2, …")
+        tid = {}
+        for key, req in (("discussion_tid", True), ("vote_tid", True), ("progress_tid", False), ("election_tid", False)):
+            v = r.get(d, key, w, (int,), required=req, expect="a thread id (the tid= of its address)")
+            if v is not None and v <= 0:
+                raise r.fail(f"{w}.{key}", f"expected a positive thread id, got {v}")
+            tid[key] = v
+        opens = r.moment(d, "opens", w, tz)
+        closes = r.moment(d, "closes", w, tz)
+        assert opens and closes
+        if closes <= opens:
+            raise r.fail(f"{w}.closes", f"day {num} closes ({closes:%Y-%m-%d %H:%M}) before it opens ({opens:%Y-%m-%d %H:%M})")
+        acc = r.get(d, "accelerated", w, (bool,), required=False)
+        days.append(Day(number=num, opens=opens, closes=closes, accelerated=acc, **tid))
+    nums = [d.number for d in days]
+    if len(set(nums)) != len(nums):
+        raise r.fail("day.number", f"a day number is used twice: {nums}")
+    days.sort(key=lambda d: d.number)
+    bynum = {d.number: d for d in days}
+
+    events: list[Event] = []
+    for i, e in enumerate(data.get("event", [])):
+        w = f"event[{i}]"
+        if not isinstance(e, dict):
+            raise r.fail(w, "expected an [[event]] table")
+        r.check_known(e, "event", w)
+        dn = r.get(e, "day", w, (int,))
+        if dn not in bynum and dn != max(nums) + 1:
+            raise r.fail(f"{w}.day", f"no day {dn} in the game file (days: {', '.join(map(str, nums))})")
+        kind = r.get(e, "kind", w, (str,), expect=" | ".join(EVENT_KINDS))
+        if kind not in EVENT_KINDS:
+            raise r.fail(f"{w}.kind", f"unknown kind {kind!r}; expected one of {', '.join(EVENT_KINDS)}")
+        player = None
+        if kind not in ("accelerated", "delayed"):
+            player = player_of(e.get("player"), f"{w}.player")
+        elif "player" in e:
+            raise r.fail(f"{w}.player", f"an {kind} event takes no player")
+        events.append(Event(day=dn, kind=kind, player=player, reason=e.get("reason"),
+                            at=r.moment(e, "at", w, tz, required=False)))
+
+    proxies: list[ProxyVote] = []
+    for i, p in enumerate(data.get("proxy", [])):
+        w = f"proxy[{i}]"
+        r.check_known(p, "proxy", w)
+        dn = r.get(p, "day", w, (int,))
+        if dn not in bynum:
+            raise r.fail(f"{w}.day", f"no day {dn} in the game file")
+        target = r.get(p, "target", w, (str,), expect="a player or " + ruleset.vote.abstain_word)
+        if target != ruleset.vote.abstain_word:
+            target = player_of(target, f"{w}.target")
+        at = r.moment(p, "at", w, tz, required=False) or bynum[dn].opens
+        proxies.append(ProxyVote(day=dn, player=player_of(p.get("player"), f"{w}.player"), target=target, at=at,
+                                 reason=p.get("reason", "代投"), change=bool(p.get("change", False))))
+
+    cards: list[ManualCard] = []
+    for i, c in enumerate(data.get("card", [])):
+        w = f"card[{i}]"
+        r.check_known(c, "card", w)
+        color = r.get(c, "card", w, (str,), expect=" | ".join(CARD_COLORS))
+        if color not in ruleset.cards.colors:
+            raise r.fail(f"{w}.card", f"{color!r} is not a card of this ruleset ({', '.join(ruleset.cards.colors)})")
+        cards.append(ManualCard(day=r.get(c, "day", w, (int,)), player=player_of(c.get("player"), f"{w}.player"),
+                                card=color, rule=r.get(c, "rule", w, (str,), required=False, default="违规判定 8(1)"),
+                                reason=c.get("reason", ""), pid=c.get("pid")))
+
+    camps_raw = r.get(g, "camps", "game", (dict,), required=False, default={})
+    camps = {player_of(k, f"game.camps.{k}"): str(v) for k, v in camps_raw.items()}
+    store = r.get(g, "store", "game", (str,), required=False, default=None)
+    store_path = Path(store) if store else path.with_suffix(".sqlite")
+    if not store_path.is_absolute():
+        store_path = path.parent / store_path if store else store_path
+    return Game(path=path, forum=forum, ruleset=ruleset, timezone=tz, players=tuple(players),
+                directors=tuple(directors), days=tuple(days), events=tuple(events), proxies=tuple(proxies),
+                cards=tuple(cards), store_path=store_path, name=g.get("name", ""), camps=camps)
+
+
+def load_game(path: str | os.PathLike) -> Game:
+    """Read and check a game file."""
+    p = Path(path)
+    if not p.is_file():
+        raise GameFileError(str(p), None, "no such game file")
+    try:
+        text = p.read_text("utf-8")
+    except UnicodeDecodeError as e:
+        raise GameFileError(str(p), None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise GameFileError(str(p), None, f"cannot read: {e.strerror}") from None
+    return parse_game(text, p)
+
+
+def day_bounds_local(day: Day) -> tuple[datetime, datetime]:
+    return day.opens, day.closes
+
+
+def lock_start(day: Day, minutes: int) -> datetime:
+    """When the change lock begins: `minutes` before the day closes."""
+    return day.closes - timedelta(minutes=minutes)

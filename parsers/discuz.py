@@ -1,0 +1,383 @@
+"""Discuz! X3.x thread pages (desktop HTML and mobile API JSON) → `ThreadPage` of `Post`s.
+
+Pure functions over decoded text. Both sources are read into the same `Post`, so the same thread
+gives the same floors whichever way it was fetched: the desktop page carries what the API drops
+(font sizes, the 本帖最后由 … 编辑 marker), the API what the page may round (exact seconds).
+"""
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+from datetime import datetime, timezone, tzinfo
+from typing import Any, Iterable
+
+from selectolax.lexbor import LexborHTMLParser as HTMLParser, LexborNode as Node
+
+from daoyan.errors import LoginRequired, PageFormatError, ThreadMissing
+
+from .models import EditMark, Post, Quote, ReplyRef, ThreadPage
+
+FLOOR_NAMES = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
+_MISSING = ("不存在", "已被删除", "正在被审核", "thread_nonexistence")
+_NEED_LOGIN = ("没有权限", "无权", "需要登录", "请先登录", "登录后", "nopermission", "to_login", "login")
+_BANNED = ("作者被禁止或删除", "内容自动屏蔽")
+_HIDDEN = ("该帖被管理员或版主屏蔽",)
+_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
+_PID_IN_URL = re.compile(r"[?&;]pid=(\d+)")
+_UID_IN_URL = re.compile(r"uid=(\d+)")
+_EDIT = re.compile(r"本帖最后由\s*(.+?)\s*于\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{2}(?::\d{2})?)\s*编辑")
+_BLOCK = {"div", "p", "li", "tr", "table", "blockquote", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "hr"}
+
+
+# ---------------------------------------------------------------- notices
+
+
+def notice_of_html(doc: HTMLParser) -> str | None:
+    """The text of a Discuz message page (`#messagetext`), if this is one."""
+    node = doc.css_first("#messagetext")
+    if node is None:
+        return None
+    p = node.css_first("p")
+    return (p.text() if p else node.text()).strip()
+
+
+def raise_for_notice(text: str, what: str) -> None:
+    if any(w in text for w in _MISSING):
+        raise ThreadMissing(f"{what}: the forum says the thread does not exist, was deleted or is under review ({text})")
+    if any(w in text.lower() for w in _NEED_LOGIN):
+        raise LoginRequired(f"{what}: the forum says you must log in or have no permission ({text}); "
+                            "set [forum.login] in the game file with a role or director account")
+    raise PageFormatError(f"{what}: the forum answered a notice instead of the thread: {text}")
+
+
+# ---------------------------------------------------------------- message HTML → parts
+
+
+def _attr(node: Node, name: str) -> str:
+    return (node.attributes.get(name) or "").strip()
+
+
+def _style_value(style: str, prop: str) -> str | None:
+    m = re.search(rf"(?:^|;)\s*{prop}\s*:\s*([^;]+)", style, re.I)
+    return m.group(1).strip() if m else None
+
+
+class _Message:
+    """What a rendered message body holds, read once."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = [""]
+        self.quotes: list[Quote] = []
+        self.reply_to: ReplyRef | None = None
+        self.edit: EditMark | None = None
+        self.smilies = 0
+        self.colors: list[str] = []
+        self.sizes: list[str] = []
+        self.links: list[str] = []
+        self.attachments = 0
+
+    def newline(self) -> None:
+        self.lines.append("")
+
+    def add(self, s: str) -> None:
+        s = s.replace("\r", "").replace("\n", "")
+        if s:
+            self.lines[-1] += s.replace("\xa0", " ")
+
+    def text(self) -> str:
+        return "\n".join(ln.strip() for ln in self.lines if ln.strip())
+
+
+def _quote_of(node: Node) -> Quote:
+    pid, author = None, None
+    for a in node.css("a"):
+        m = _PID_IN_URL.search(_attr(a, "href").replace("&amp;", "&"))
+        if m:
+            pid = int(m.group(1))
+            t = a.text().strip()
+            am = re.match(r"(.+?)\s+发表于", t)
+            author = am.group(1).strip() if am else (t or None)
+            break
+    return Quote(pid=pid, author=author)
+
+
+def _reply_header(node: Node) -> ReplyRef | None:
+    """`<strong>回复 <a …pid=P…>N#</a> <i>NAME</i> </strong>` (the <i> is absent in the API)."""
+    t = node.text().strip()
+    if not t.startswith("回复"):
+        return None
+    a = node.css_first("a")
+    if a is None:
+        return None
+    m = _PID_IN_URL.search(_attr(a, "href").replace("&amp;", "&"))
+    fm = re.match(r"\s*(\d+)\s*#", a.text())
+    if not m and not fm:
+        return None
+    i = node.css_first("i")
+    name = i.text().strip() if i else re.sub(r"^回复\s*\d+\s*#\s*", "", t).strip()
+    return ReplyRef(pid=int(m.group(1)) if m else None, floor=int(fm.group(1)) if fm else None, author=name or None)
+
+
+def _is_smilie(img: Node) -> bool:
+    src = _attr(img, "src")
+    return "smilieid" in img.attributes or "/smiley/" in src or "static/image/smiley" in src
+
+
+def _walk(node: Node, out: _Message, top: bool) -> None:
+    child = node.child
+    first_content = top
+    while child is not None:
+        tag = child.tag
+        if tag == "-text":
+            out.add(child.text(deep=False))
+            if child.text(deep=False).strip():
+                first_content = False
+        elif tag == "br":
+            out.newline()
+        elif tag in ("script", "style", "-comment"):
+            pass
+        elif tag == "i" and "pstatus" in _attr(child, "class"):
+            m = _EDIT.search(child.text())
+            if m:
+                out.edit = EditMark(editor=m.group(1), at=m.group(2))
+        elif tag == "div" and any(c in _attr(child, "class").split() for c in ("quote", "reply_wrap")):
+            out.quotes.append(_quote_of(child))
+            out.newline()
+        elif tag == "blockquote":
+            out.quotes.append(_quote_of(child))
+            out.newline()
+        elif tag == "strong" and first_content and out.reply_to is None and _reply_header(child):
+            out.reply_to = _reply_header(child)
+        elif tag == "img":
+            if _is_smilie(child):
+                out.smilies += 1
+            elif "aid" in child.attributes or "zoomfile" in child.attributes or "file" in child.attributes:
+                out.attachments += 1
+        elif tag == "ignore_js_op" or (tag == "span" and "attach" in _attr(child, "id")):
+            out.attachments += 1
+        else:
+            if tag == "font":
+                if _attr(child, "color"):
+                    out.colors.append(_attr(child, "color"))
+                if _attr(child, "size"):
+                    out.sizes.append(_attr(child, "size"))
+            style = _attr(child, "style")
+            if style:
+                c = _style_value(style, "color")
+                if c:
+                    out.colors.append(c)
+                s = _style_value(style, "font-size")
+                if s:
+                    out.sizes.append(s)
+            if tag == "a" and _attr(child, "href"):
+                out.links.append(htmllib.unescape(_attr(child, "href")))
+            block = tag in _BLOCK
+            if block:
+                out.newline()
+            _walk(child, out, top=False)
+            if block:
+                out.newline()
+            if child.text().strip():
+                first_content = False
+        child = child.next
+
+
+def parse_message(fragment: Node) -> _Message:
+    out = _Message()
+    _walk(fragment, out, top=True)
+    return out
+
+
+def _post_from_parts(*, tid: int, pid: int, floor: int, author: str, uid: int | None, posted_at: datetime | None,
+                     precision: str, message_html: str, parts: _Message | None, hidden: bool, banned: bool,
+                     first: bool) -> Post:
+    p = parts or _Message()
+    return Post(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
+                time_precision=precision, message_html=message_html, text="" if (hidden or banned) else p.text(),
+                quotes=p.quotes, reply_to=p.reply_to, edit=p.edit, smilies=p.smilies, colors=p.colors,
+                sizes=p.sizes, links=p.links, attachments=p.attachments, hidden=hidden, author_banned=banned,
+                first=first)
+
+
+# ---------------------------------------------------------------- times
+
+
+def parse_local_time(text: str, tz: tzinfo) -> tuple[datetime | None, str]:
+    """`2026-11-26 20:00:00` (or without seconds) in the forum's time zone → (aware datetime, precision)."""
+    m = _TIME.search(text)
+    if not m:
+        return None, "unknown"
+    y, mo, d, h, mi, s = m.groups()
+    dt = datetime(int(y), int(mo), int(d), int(h), int(mi), int(s or 0), tzinfo=tz)
+    return dt, "second" if s is not None else "minute"
+
+
+# ---------------------------------------------------------------- desktop page
+
+
+def _int(s: str | None) -> int | None:
+    try:
+        return int(s) if s is not None else None
+    except ValueError:
+        return None
+
+
+def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | None = None,
+                      what: str = "thread page") -> ThreadPage:
+    """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError."""
+    doc = HTMLParser(html)
+    blocks = [n for n in doc.css("div[id^=post_]") if re.fullmatch(r"post_\d+", _attr(n, "id"))]
+    if not blocks:
+        notice = notice_of_html(doc)
+        if notice:
+            raise_for_notice(notice, what)
+        if doc.css_first("form[name=login]") is not None or "loginsubmit" in html:
+            raise LoginRequired(f"{what}: the forum answered its login page instead of the thread; "
+                                "set [forum.login] in the game file")
+        raise PageFormatError(f"{what}: no posts found: not a Discuz thread page, or the page is cut short")
+    if "</html>" not in html[-4000:].lower():
+        raise PageFormatError(f"{what}: the page is cut short (no closing </html>)")
+
+    m = re.search(r"var fid = parseInt\('(\d+)'\), tid = parseInt\('(\d+)'\)", html)
+    fid = int(m.group(1)) if m else None
+    tid = int(m.group(2)) if m else tid_hint
+    if tid is None:
+        m2 = re.search(r"[?&;]tid=(\d+)", html)
+        tid = int(m2.group(1)) if m2 else 0
+    if fid is None:
+        m3 = re.search(r"forumdisplay&(?:amp;)?fid=(\d+)", html)
+        fid = int(m3.group(1)) if m3 else None
+    subj = doc.css_first("#thread_subject")
+    subject = subj.text().strip() if subj else ""
+    page, last = 1, 1
+    pg = doc.css_first("div.pg")
+    if pg is not None:
+        cur = pg.css_first("strong")
+        page = _int(cur.text().strip()) if cur else 1
+        tm = re.search(r"共\s*(\d+)\s*页", pg.html or "")
+        nums = [int(a.text().strip().lstrip(". ")) for a in pg.css("a") if re.fullmatch(r"[. ]*\d+", a.text().strip())]
+        last = int(tm.group(1)) if tm else max([page or 1, *nums])
+        page = page or 1
+    replies = None
+    for sp in doc.css("td.pls.ptn.pbn span.xi1"):
+        replies = _int(sp.text().strip())
+    posts: list[Post] = []
+    prev_floor = None
+    for b in blocks:
+        pid = int(_attr(b, "id")[5:])
+        a = b.css_first("div.authi a.xw1") or b.css_first("div.authi a")
+        if a is not None:
+            author = a.text().strip()
+            um = _UID_IN_URL.search(_attr(a, "href"))
+            uid = int(um.group(1)) if um else None
+        else:  # 匿名 or a deleted user
+            au = b.css_first("div.authi")
+            author = au.text().strip() if au else ""
+            uid = None
+        num = b.css_first(f"#postnum{pid}")
+        floor = None
+        if num is not None:
+            em = num.css_first("em")
+            label = (em.text() if em else num.text()).strip()
+            floor = _int(label) if label.isdigit() else FLOOR_NAMES.get(label)
+        if floor is None:
+            floor = (prev_floor + 1) if prev_floor is not None else None
+        on = b.css_first(f"#authorposton{pid}")
+        posted_at, precision = None, "unknown"
+        if on is not None:
+            span = on.css_first("span[title]")
+            posted_at, precision = parse_local_time(_attr(span, "title") if span else on.text(), tz)
+        msg = b.css_first(f"#postmessage_{pid}")
+        locked = b.css_first("div.locked")
+        locked_text = locked.text() if locked is not None else ""
+        hidden = msg is None and any(w in locked_text for w in _HIDDEN)
+        banned = msg is None and any(w in locked_text for w in _BANNED)
+        parts = parse_message(msg) if msg is not None else None
+        if parts is not None:
+            parts.attachments += len(b.css("div.pattl ignore_js_op")) + len(b.css("dl.tattl"))
+        if floor is None:
+            raise PageFormatError(f"{what}: post {pid} has no floor number")
+        first = floor == 1
+        posts.append(_post_from_parts(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
+                                      precision=precision, message_html=(msg.html if msg is not None else (locked.html if locked is not None else "")) or "",
+                                      parts=parts, hidden=hidden, banned=banned, first=first))
+        prev_floor = floor
+    return ThreadPage(tid=tid, page=page, last_page=max(last, page), subject=subject, fid=fid, posts=posts,
+                      replies=replies, per_page=None, source="html")
+
+
+# ---------------------------------------------------------------- mobile API
+
+
+def load_api_json(text: str, what: str = "API answer") -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise PageFormatError(f"{what}: not JSON ({e.msg} at {e.pos}); the answer may be cut short") from None
+    if not isinstance(doc, dict):
+        raise PageFormatError(f"{what}: unexpected JSON (not an object)")
+    return doc
+
+
+def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: str = "API answer") -> ThreadPage:
+    """A mobile API `module=viewthread` answer. Raises ThreadMissing / LoginRequired / PageFormatError."""
+    var = doc.get("Variables")
+    msg = doc.get("Message") or {}
+    if isinstance(msg, dict) and msg.get("messageval"):
+        val = str(msg.get("messageval"))
+        if not (isinstance(var, dict) and var.get("postlist")):
+            raise_for_notice(val + " " + str(msg.get("messagestr", "")), what)
+    if not isinstance(var, dict) or not isinstance(var.get("postlist"), list):
+        raise PageFormatError(f"{what}: no postlist in the answer")
+    th = var.get("thread") or {}
+    tid = _int(str(th.get("tid"))) or 0
+    ppp = _int(str(var.get("ppp"))) or 10
+    replies = _int(str(th.get("replies")))
+    maxpos = _int(str(th.get("maxposition")))
+    posts: list[Post] = []
+    for p in var["postlist"]:
+        try:
+            pid = int(p["pid"])
+            floor = int(p.get("position") or p.get("number"))
+        except (KeyError, TypeError, ValueError):
+            raise PageFormatError(f"{what}: a post without pid or position") from None
+        raw = str(p.get("message") or "")
+        status = _int(str(p.get("status"))) or 0
+        hidden = bool(status & 1) or any(w in raw for w in _HIDDEN)
+        banned = str(p.get("groupid")) in ("4", "5") and any(w in raw for w in _BANNED) or any(w in raw for w in _BANNED)
+        body = raw.replace("&amp;", "&")  # the API escapes every & of the rendered message once more
+        frag = HTMLParser(f"<div>{body}</div>").css_first("div")
+        parts = parse_message(frag) if not (hidden or banned) and frag is not None else None
+        ts = _int(str(p.get("dbdateline")))
+        if ts:
+            posted_at, precision = datetime.fromtimestamp(ts, tz), "second"
+        else:
+            posted_at, precision = parse_local_time(htmllib.unescape(str(p.get("dateline", ""))), tz)
+        posts.append(_post_from_parts(tid=int(p.get("tid") or tid), pid=pid, floor=floor,
+                                      author=str(p.get("author") or p.get("username") or ""),
+                                      uid=_int(str(p.get("authorid"))), posted_at=posted_at, precision=precision,
+                                      message_html=body, parts=parts, hidden=hidden, banned=banned,
+                                      first=str(p.get("first")) == "1"))
+    page_count = max(1, -(-((replies or 0) + 1) // ppp)) if replies is not None else 1
+    if maxpos:
+        page_count = max(page_count, -(-maxpos // ppp))
+    page = 1
+    if posts:
+        page = (posts[0].floor - 1) // ppp + 1
+    return ThreadPage(tid=tid, page=page, last_page=page_count, subject=htmllib.unescape(str(th.get("subject", ""))),
+                      fid=_int(str(th.get("fid"))), posts=posts, replies=replies, max_position=maxpos, per_page=ppp,
+                      source="api")
+
+
+def merge_sources(html_posts: Iterable[Post], api_posts: Iterable[Post]) -> list[Post]:
+    """Desktop Posts refined with the API's exact times: the page keeps markup-only facts
+    (sizes, edit marker), the API gives seconds where the page rounded them."""
+    api = {p.pid: p for p in api_posts}
+    out = []
+    for p in html_posts:
+        a = api.get(p.pid)
+        if a is not None and a.posted_at is not None and p.time_precision != "second":
+            p.posted_at, p.time_precision = a.posted_at, a.time_precision
+        out.append(p)
+    return out
