@@ -111,6 +111,7 @@ class Game:
     store_path: Path = Path("game.sqlite")
     name: str = ""
     camps: dict[str, str] = field(default_factory=dict)  # player -> camp, optional, for M84's two-red rule
+    rules_tid: int | None = None  # the rule post (规则帖); found on the board when not given
 
     def day(self, number: int) -> Day:
         for d in self.days:
@@ -161,7 +162,7 @@ _KNOWN = {
     "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
               "login", "api_page_size"},
     "forum.login": {"username_env", "password_env", "cookie_file"},
-    "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps"},
+    "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps", "rules_tid"},
     "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
             "accelerated"},
     "event": {"day", "kind", "player", "reason", "at"},
@@ -380,7 +381,8 @@ def parse_game(text: str, path: Path) -> Game:
         store_path = path.parent / store_path if store else store_path
     return Game(path=path, forum=forum, ruleset=ruleset, timezone=tz, players=tuple(players),
                 directors=tuple(directors), days=tuple(days), events=tuple(events), proxies=tuple(proxies),
-                cards=tuple(cards), store_path=store_path, name=g.get("name", ""), camps=camps)
+                cards=tuple(cards), store_path=store_path, name=g.get("name", ""), camps=camps,
+                rules_tid=r.get(g, "rules_tid", "game", (int,), required=False))
 
 
 def load_game(path: str | os.PathLike) -> Game:

@@ -381,3 +381,23 @@ def merge_sources(html_posts: Iterable[Post], api_posts: Iterable[Post]) -> list
             p.posted_at, p.time_precision = a.posted_at, a.time_precision
         out.append(p)
     return out
+
+
+def parse_forum_threads(html: str) -> list[tuple[int, str]]:
+    """(tid, subject) of the threads a desktop board page (`mod=forumdisplay`) lists."""
+    doc = HTMLParser(html)
+    out: list[tuple[int, str]] = []
+    for a in doc.css("a.xst"):
+        m = re.search(r"tid=(\d+)", _attr(a, "href"))
+        if m:
+            out.append((int(m.group(1)), a.text().strip()))
+    return out
+
+
+def game_tag(subjects: Iterable[str]) -> str | None:
+    """The bracket tag the game's thread subjects share (`[M84]`, `【004】`), if any."""
+    tags = set()
+    for s in subjects:
+        m = re.match(r"\s*([\[【][^\]】]{1,20}[\]】])", s)
+        tags.add(m.group(1) if m else None)
+    return tags.pop() if len(tags) == 1 else None

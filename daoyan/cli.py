@@ -1,0 +1,53 @@
+"""The `daoyan` command: parse arguments, call one library function, print.
+
+Every `DaoyanError` (a broken game file, a strange page, a forum that refuses) becomes one clear
+message on stderr and exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from . import __version__
+from .errors import DaoyanError
+
+COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo")
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except DaoyanError as e:
+            click.echo(f"daoyan: {e}", err=True)
+            ctx.exit(e.exit_code)
+        except KeyboardInterrupt:
+            click.echo("daoyan: stopped", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="daoyan")
+def cli() -> None:
+    """导演: reads a Discuz! forum game for its director — votes, activity, speech, reports."""
+
+
+for _name in COMMANDS:
+    try:
+        _mod = importlib.import_module(f"daoyan.commands.{_name}")
+    except ModuleNotFoundError as _e:  # a command whose module is not installed in this build
+        if _e.name != f"daoyan.commands.{_name}":
+            raise
+        continue
+    cli.add_command(_mod.command)
+
+
+def main() -> None:
+    cli(prog_name="daoyan")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)

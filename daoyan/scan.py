@@ -1,0 +1,306 @@
+"""`daoyan scan`: every configured thread into the store, incrementally.
+
+A first scan reads every desktop page (markup: fonts, edit markers, quotes) and, where the forum
+has the mobile API, the whole thread in a few large API pages (exact seconds). A re-scan asks the
+API for the thread once: only pages with new or changed floors are fetched again, so an unchanged
+thread costs one request. Without the API, a re-scan reads from the last known page onward.
+Floors are checked for gaps (a post deleted between two page reads shifts later floors back a
+page): a gap is fetched again before the scan ends.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Callable
+
+from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
+from parsers.models import Post, ThreadPage
+from scraper.client import Fetched, ForumClient
+
+from .errors import DaoyanError, ForumError, LoginRequired, PageFormatError, ThreadMissing
+from .gamefile import Game
+from .store import Store
+
+Progress = Callable[[str, int, int], None]  # (label, done, total)
+
+
+@dataclass
+class ThreadScan:
+    tid: int
+    subject: str = ""
+    pages: int = 0
+    posts: int = 0
+    new: int = 0
+    changed: int = 0
+    gone: int = 0
+    requests: int = 0
+    api: bool = False
+
+
+@dataclass
+class ScanResult:
+    threads: list[ThreadScan] = field(default_factory=list)
+    requests: int = 0
+
+    @property
+    def new(self) -> int:
+        return sum(t.new for t in self.threads)
+
+    @property
+    def changed(self) -> int:
+        return sum(t.changed for t in self.threads)
+
+
+class Scanner:
+    """Scans the game's threads with one client into one store."""
+
+    def __init__(self, game: Game, store: Store, client: ForumClient, *, full: bool = False,
+                 progress: Progress | None = None):
+        self.game, self.store, self.client = game, store, client
+        self.full = full
+        self.progress = progress or (lambda label, done, total: None)
+        self.api_ok: bool | None = {"always": True, "never": False}.get(game.forum.api)
+        self.logged_in = False
+
+    # ------------------------------------------------------------ fetching
+
+    async def _login(self) -> None:
+        creds = self.game.credentials()
+        if creds is None:
+            return
+        await self.client.login(*creds)
+        self.logged_in = True
+
+    async def _html(self, tid: int, page: int) -> tuple[Fetched, ThreadPage]:
+        for attempt in range(3):
+            f = await self.client.thread_page(tid, page)
+            what = f"thread {tid} page {page}"
+            try:
+                return f, parse_thread_page(f.text, tz=self.game.timezone, tid_hint=tid, what=what)
+            except LoginRequired:
+                if self.game.forum.login is None or attempt == 2:
+                    raise
+                await self._login()  # the session expired mid-scan
+            except PageFormatError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _api(self, tid: int, page: int, ppp: int) -> tuple[Fetched, ThreadPage] | None:
+        if self.api_ok is False:
+            return None
+        try:
+            f = await self.client.api_thread(tid, page, ppp)
+        except ForumError:
+            if self.api_ok:
+                raise
+            self.api_ok = False
+            return None
+        what = f"thread {tid} (mobile API page {page})"
+        try:
+            doc = load_api_json(f.text, what)
+            if "Variables" not in doc:
+                raise PageFormatError(f"{what}: not a Discuz mobile API answer")
+            tp = parse_api_thread(doc, tz=self.game.timezone, what=what)
+        except ThreadMissing:
+            raise
+        except (PageFormatError, LoginRequired) as e:
+            if self.api_ok or isinstance(e, LoginRequired) and self.game.forum.login is not None:
+                raise
+            self.api_ok = False  # no mobile API here (or not for guests): desktop pages only
+            return None
+        self.api_ok = True
+        return f, tp
+
+    async def _api_thread(self, tid: int) -> list[Post] | None:
+        ppp = self.game.forum.api_page_size
+        first = await self._api(tid, 1, ppp)
+        if first is None:
+            return None
+        f, tp = first
+        self._save(f, tp, "api")
+        posts = list(tp.posts)
+        if tp.last_page > 1:
+            rest = await asyncio.gather(*(self._api(tid, n, ppp) for n in range(2, tp.last_page + 1)))
+            for r in rest:
+                if r is not None:
+                    self._save(r[0], r[1], "api")
+                    posts += r[1].posts
+        return posts
+
+    def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
+        return self.store.save_page(f.url, f.status, f.headers.get("content-type", ""), f.content, tp, source)
+
+    # ------------------------------------------------------------ one thread
+
+    async def scan_thread(self, tid: int) -> ThreadScan:
+        ts = ThreadScan(tid=tid)
+        known = self.store.thread(tid)
+        before = self.store.post_keys(tid)
+        api_task = asyncio.create_task(self._api_thread(tid))
+        html_pages: dict[int, ThreadPage] = {}
+        try:
+            if known is None or self.full or not known.get("per_page"):
+                api_posts = None
+                f1, p1 = await self._html(tid, 1)
+                html_pages[1] = p1
+                self._save(f1, p1, "html")
+                todo = list(range(2, p1.last_page + 1))
+                per_page = len(p1.posts) if p1.last_page > 1 else (known or {}).get("per_page") or max(10, len(p1.posts))
+            else:
+                per_page = int(known["per_page"])
+                api_posts = await api_task
+                todo = self._pages_to_refetch(tid, known, before, api_posts, per_page)
+            done = 0
+            self.progress(f"tid {tid}", done, len(todo) + len(html_pages))
+            while todo:
+                for coro in asyncio.as_completed([self._html(tid, n) for n in todo]):
+                    f, tp = await coro
+                    html_pages[tp.page] = tp
+                    self._save(f, tp, "html")
+                    done += 1
+                    self.progress(f"tid {tid}", done, done + len(todo))
+                seen_last = max(tp.last_page for tp in html_pages.values())
+                todo = list(range(max(html_pages) + 1, seen_last + 1))
+            if api_posts is None:
+                api_posts = await api_task
+        finally:
+            if not api_task.done():
+                api_task.cancel()
+        last_page = max([tp.last_page for tp in html_pages.values()] + [int((known or {}).get("last_page") or 1)])
+        if api_posts is not None:
+            missing = await self._fill_from_api(tid, api_posts, per_page)
+            ts.gone = self.store.mark_gone(set(before) - {p.pid for p in api_posts})
+            ts.api = True
+            if missing:
+                last_page = max(last_page, max(missing))
+        else:
+            await self._fill_gaps(tid, per_page, last_page)
+        after = self.store.post_keys(tid)
+        ts.new = len(set(after) - set(before))
+        ts.changed = sum(1 for pid, k in after.items() if pid in before and before[pid][1:] != k[1:])
+        ts.posts = len(after)
+        subject = next((tp.subject for tp in html_pages.values() if tp.subject), (known or {}).get("subject") or "")
+        fid = next((tp.fid for tp in html_pages.values() if tp.fid), (known or {}).get("fid"))
+        ts.subject, ts.pages = subject, last_page
+        self.store.set_thread(tid=tid, subject=subject, fid=fid, last_page=last_page, per_page=per_page,
+                              max_floor=max((k[0] for k in after.values()), default=0),
+                              api=int(bool(api_posts is not None)), complete=1)
+        return ts
+
+    def _pages_to_refetch(self, tid: int, known: dict, before: dict[int, tuple[int, str, int]],
+                          api_posts: list[Post] | None, per_page: int) -> list[int]:
+        """Pages with new or changed floors, by the API's list, or from the last known page onward."""
+        last = int(known.get("last_page") or 1)
+        if api_posts is None:
+            return list(range(last, last + 1))
+        pages: set[int] = set()
+        for i, p in enumerate(sorted(api_posts, key=lambda x: x.floor)):
+            old = before.get(p.pid)
+            if old is None or old[1] != p.text or bool(old[2]) != p.hidden:
+                pages.add(i // per_page + 1)
+        return sorted(pages)
+
+    async def _fill_from_api(self, tid: int, api_posts: list[Post], per_page: int) -> list[int]:
+        """Floors the API lists that no page read holds (shifted by a deletion): fetch their pages
+        again; what is still missing is kept from the API read."""
+        stored = self.store.floors(tid)
+        order = sorted(api_posts, key=lambda x: x.floor)
+        missing_pages = sorted({i // per_page + 1 for i, p in enumerate(order) if p.floor not in stored
+                                or self._source_of(p.pid) != "html"})
+        for n in missing_pages:
+            f, tp = await self._html(tid, n)
+            self._save(f, tp, "html")
+        return missing_pages
+
+    def _source_of(self, pid: int) -> str | None:
+        row = self.store.db.execute("select source from posts where pid=?", [pid]).fetchone()
+        return row[0] if row else None
+
+    async def _fill_gaps(self, tid: int, per_page: int, last_page: int) -> None:
+        """Without the API: floors missing between stored ones are fetched again from the pages
+        around them (once); a gap that stays is a deleted post."""
+        floors = sorted(self.store.floors(tid))
+        if not floors:
+            return
+        gaps = [f for f in range(floors[0], floors[-1]) if f not in set(floors)]
+        pages = sorted({(g - 1) // per_page + 1 for g in gaps} | {(g - 1) // per_page for g in gaps if g > per_page})
+        pages = [p for p in pages if 1 <= p <= last_page]
+        for n in pages[:20]:
+            f, tp = await self._html(tid, n)
+            self._save(f, tp, "html")
+
+    async def _rules_tid(self, result: ScanResult) -> int | None:
+        """The game's rule post (规则帖), whose floors the rules also cover: from the game file, or
+        found once on the board by the game's subject tag and remembered in the store."""
+        if self.game.rules_tid:
+            return self.game.rules_tid
+        row = self.store.db.execute("select value from meta where key='rules_tid'").fetchone()
+        if row:
+            return int(row[0]) if row[0] else None
+        fids = {r[0] for r in self.store.db.execute("select fid from threads where fid is not null").fetchall()}
+        tag = game_tag(t.subject for t in result.threads if t.subject)
+        found = None
+        if len(fids) == 1 and tag:
+            try:
+                f = await self.client.get("forum.php", {"mod": "forumdisplay", "fid": fids.pop()})
+                found = next((tid for tid, subj in parse_forum_threads(f.text)
+                              if subj.startswith(tag) and "规则" in subj and tid not in self.game.tids), None)
+            except ForumError:
+                return None
+        self.store.db["meta"].upsert({"key": "rules_tid", "value": str(found or "")}, pk="key")
+        return found
+
+    # ------------------------------------------------------------ all threads
+
+    async def scan(self) -> ScanResult:
+        if self.game.forum.login is not None:
+            await self._login()
+        result = ScanResult()
+        scan_id = self.store.scan_started()
+        status = "failed"
+        errors: list[str] = []
+        try:
+            for tid in self.game.tids:
+                try:
+                    result.threads.append(await self.scan_thread(tid))
+                except (ThreadMissing, PageFormatError) as e:
+                    errors.append(str(e))
+            rules = await self._rules_tid(result)
+            if rules is not None:
+                try:
+                    result.threads.append(await self.scan_thread(rules))
+                except (ThreadMissing, PageFormatError) as e:
+                    errors.append(str(e))
+            status = "ok" if not errors else "partial"
+        finally:
+            result.requests = int(self.client.stats.get("requests", 0))
+            self.store.scan_finished(scan_id, status, requests=result.requests, new_posts=result.new,
+                                     changed_posts=result.changed, note="; ".join(errors) or None)
+        if errors:
+            raise ForumError("; ".join(errors) + " (everything else was scanned and stored)")
+        return result
+
+
+def make_client(game: Game, transport=None) -> ForumClient:
+    f = game.forum
+    cookie = None
+    if f.login and f.login.cookie_file:
+        cookie = (game.path.parent / f.login.cookie_file)
+    return ForumClient(f.base_url, charset=f.charset, rate=f.rate, connections=f.connections, timeout=f.timeout,
+                       retries=f.retries, user_agent=f.user_agent, transport=transport, cookie_file=cookie)
+
+
+async def scan_game_async(game: Game, store: Store, *, full: bool = False, progress: Progress | None = None,
+                          transport=None) -> ScanResult:
+    async with make_client(game, transport) as client:
+        return await Scanner(game, store, client, full=full, progress=progress).scan()
+
+
+def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None) -> ScanResult:
+    """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input."""
+    with Store(game.store_path) as store:
+        try:
+            return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport))
+        except DaoyanError:
+            raise

@@ -1,0 +1,272 @@
+"""The game's SQLite store (one file per game, beside its game file): raw responses, posts, every
+distinct revision of a post, scans, cards and review decisions.
+
+A director can open it in Datasette or the sqlite3 shell: `posts` is keyed by pid and holds the
+current text; `revisions` keeps every text a post ever had, with when it was first and last seen,
+so an edited or deleted post keeps its old words as evidence. Every page is written in one
+transaction with its raw response, so a scan killed at any moment leaves the store consistent.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import zlib
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import sqlite_utils
+
+from parsers.models import Post, ThreadPage
+
+from .errors import StoreError
+
+SCHEMA_VERSION = 1
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _revision_key(p: Post) -> str:
+    """What makes a new revision: the words, and whether the forum hides them."""
+    basis = json.dumps([p.text, p.hidden, p.author_banned], ensure_ascii=False)
+    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:20]
+
+
+class Store:
+    """The SQLite file of one game."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            conn.execute("pragma journal_mode=wal")
+            conn.execute("pragma synchronous=normal")
+            conn.execute("pragma foreign_keys=on")
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: cannot open the store: {e}") from None
+        self.db = sqlite_utils.Database(conn)
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ schema
+
+    def _migrate(self) -> None:
+        db = self.db
+        try:
+            tables = set(db.table_names())
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a daoyan store (not SQLite: {e})") from None
+        if "meta" in tables:
+            row = db.execute("select value from meta where key='schema_version'").fetchone()
+            version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: store schema {version} is newer than this daoyan ({SCHEMA_VERSION}); upgrade daoyan")
+            if version == SCHEMA_VERSION:
+                return
+        elif tables:
+            raise StoreError(f"{self.path}: an SQLite file that is not a daoyan store (tables: {', '.join(sorted(tables))})")
+        with db.conn:
+            db.execute("begin")
+            db["posts"].create({
+                "pid": int, "tid": int, "floor": int, "author": str, "uid": int, "posted_at": str,
+                "time_precision": str, "message_html": str, "text": str, "quotes": str, "reply_to": str,
+                "edited": int, "edited_by": str, "edited_at": str, "smilies": int, "colors": str, "sizes": str,
+                "links": str, "attachments": int, "hidden": int, "author_banned": int, "first": int,
+                "source": str, "revision": int, "first_seen": str, "last_seen": str, "gone_at": str,
+            }, pk="pid", if_not_exists=True)
+            db["posts"].create_index(["tid", "floor"], if_not_exists=True)
+            db["revisions"].create({
+                "pid": int, "rev": int, "key": str, "text": str, "message_html": str, "hidden": int,
+                "edited_at": str, "first_seen": str, "last_seen": str,
+            }, pk=("pid", "rev"), if_not_exists=True)
+            db["threads"].create({
+                "tid": int, "subject": str, "fid": int, "last_page": int, "per_page": int, "replies": int,
+                "max_floor": int, "api": int, "scanned_at": str, "complete": int,
+            }, pk="tid", if_not_exists=True)
+            db["pages"].create({
+                "tid": int, "page": int, "source": str, "first_floor": int, "last_floor": int, "posts": int,
+                "fetched_at": str,
+            }, pk=("tid", "page", "source"), if_not_exists=True)
+            db["responses"].create({
+                "id": int, "url": str, "status": int, "content_type": str, "sha256": str, "size": int,
+                "body": bytes, "first_fetched": str, "last_fetched": str,
+            }, pk="id", if_not_exists=True)
+            db["responses"].create_index(["url", "sha256"], unique=True, if_not_exists=True)
+            db["scans"].create({
+                "id": int, "started_at": str, "finished_at": str, "status": str, "requests": int,
+                "new_posts": int, "changed_posts": int, "note": str,
+            }, pk="id", if_not_exists=True)
+            db["cards"].create({
+                "id": int, "key": str, "day": int, "player": str, "card": str, "rule": str, "reason": str,
+                "source": str, "pid": int, "floor": int, "created_at": str,
+            }, pk="id", if_not_exists=True)
+            db["cards"].create_index(["key"], unique=True, if_not_exists=True)
+            db["decisions"].create({
+                "flag_id": str, "day": int, "pid": int, "category": str, "state": str, "card": str,
+                "note": str, "decided_at": str,
+            }, pk="flag_id", if_not_exists=True)
+            db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+            db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+            db["meta"].upsert({"key": "created_at", "value": _now()}, pk="key")
+
+    # ------------------------------------------------------------ writing
+
+    def save_response(self, url: str, status: int, content_type: str, body: bytes) -> None:
+        """Keep each distinct body of a URL once (compressed), with when it was first and last fetched."""
+        sha = hashlib.sha256(body).hexdigest()
+        now = _now()
+        cur = self.db.execute("update responses set last_fetched=? where url=? and sha256=?", [now, url, sha])
+        if cur.rowcount == 0:
+            self.db["responses"].insert({"url": url, "status": status, "content_type": content_type, "sha256": sha,
+                                         "size": len(body), "body": zlib.compress(body, 6), "first_fetched": now,
+                                         "last_fetched": now})
+
+    def save_posts(self, posts: Iterable[Post], source: str) -> tuple[int, int]:
+        """Upsert posts; changed words become a new revision. Returns (new, changed).
+
+        An API read never overwrites a page read with the same words: the API drops font sizes
+        and the edit marker, so it refines only the time (to the second) and when it was seen."""
+        now = _now()
+        new = changed = 0
+        for p in posts:
+            key = _revision_key(p)
+            old = self.db.execute("select revision, first_seen, time_precision, posted_at, source from posts "
+                                  "where pid=?", [p.pid]).fetchone()
+            last = self.db.execute("select rev, key from revisions where pid=? order by rev desc limit 1",
+                                   [p.pid]).fetchone()
+            same = last is not None and last[1] == key
+            if old is not None and same and source == "api" and old[4] == "html":
+                if old[2] != "second" and p.time_precision == "second":
+                    self.db.execute("update posts set posted_at=?, time_precision=? where pid=?",
+                                    [p.posted_at.isoformat() if p.posted_at else None, "second", p.pid])
+                self.db.execute("update posts set last_seen=?, gone_at=null where pid=?", [now, p.pid])
+                self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, last[0]])
+                continue
+            row = p.to_row()
+            for k in ("quotes", "colors", "sizes", "links"):
+                row[k] = json.dumps(row[k], ensure_ascii=False)
+            row["reply_to"] = json.dumps(row["reply_to"], ensure_ascii=False) if row["reply_to"] else None
+            row["source"] = source
+            if old is None:
+                new += 1
+                rev = 1
+                row.update(first_seen=now)
+            else:
+                rev = old[0] if same else (last[0] + 1 if last else 1)
+                changed += 0 if same else 1
+                row.update(first_seen=old[1])
+                if old[2] == "second" and p.time_precision != "second":
+                    row["posted_at"], row["time_precision"] = old[3], old[2]
+            row.update(revision=rev, last_seen=now, gone_at=None)
+            self.db["posts"].upsert(row, pk="pid")
+            if same:
+                self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, rev])
+            else:
+                self.db["revisions"].insert({"pid": p.pid, "rev": rev, "key": key, "text": p.text,
+                                             "message_html": p.message_html, "hidden": int(p.hidden),
+                                             "edited_at": p.edit.at if p.edit else None,
+                                             "first_seen": now, "last_seen": now}, replace=True)
+        return new, changed
+
+    def save_page(self, url: str, status: int, content_type: str, body: bytes, page: ThreadPage,
+                  source: str) -> tuple[int, int]:
+        """A fetched page: its raw response, its posts and its place, in one transaction."""
+        with self.transaction():
+            self.save_response(url, status, content_type, body)
+            counts = self.save_posts(page.posts, source)
+            floors = [p.floor for p in page.posts]
+            self.db["pages"].upsert({"tid": page.tid, "page": page.page, "source": source,
+                                     "first_floor": min(floors) if floors else None,
+                                     "last_floor": max(floors) if floors else None, "posts": len(floors),
+                                     "fetched_at": _now()}, pk=("tid", "page", "source"))
+        return counts
+
+    def mark_gone(self, pids: Iterable[int]) -> int:
+        """Posts the forum no longer shows: kept, with when they went."""
+        now = _now()
+        n = 0
+        for pid in pids:
+            n += self.db.execute("update posts set gone_at=? where pid=? and gone_at is null", [now, pid]).rowcount
+        return n
+
+    def set_thread(self, **fields: Any) -> None:
+        fields.setdefault("scanned_at", _now())
+        self.db["threads"].upsert(fields, pk="tid", alter=True)
+
+    def transaction(self) -> "_Tx":
+        return _Tx(self.db.conn)
+
+    # ------------------------------------------------------------ reading
+
+    def thread(self, tid: int) -> dict[str, Any] | None:
+        rows = list(self.db["threads"].rows_where("tid = ?", [tid]))
+        return rows[0] if rows else None
+
+    def posts(self, tid: int | None = None, *, include_gone: bool = False) -> list[Post]:
+        where, args = [], []
+        if tid is not None:
+            where.append("tid = ?")
+            args.append(tid)
+        if not include_gone:
+            where.append("gone_at is null")
+        rows = self.db["posts"].rows_where(" and ".join(where) or None, args, order_by="tid, floor")
+        return [Post.from_row(r) for r in rows]
+
+    def floors(self, tid: int) -> dict[int, int]:
+        """floor → pid of the stored, not gone posts of a thread."""
+        return {f: p for f, p in self.db.execute(
+            "select floor, pid from posts where tid=? and gone_at is null", [tid]).fetchall()}
+
+    def post_keys(self, tid: int) -> dict[int, tuple[int, str, int]]:
+        """pid → (floor, text, hidden) of the stored posts of a thread, for change detection."""
+        return {pid: (fl, tx or "", hid) for pid, fl, tx, hid in self.db.execute(
+            "select pid, floor, text, hidden from posts where tid=? and gone_at is null", [tid]).fetchall()}
+
+    def revisions(self, pids: Iterable[int] | None = None) -> dict[int, list[tuple[datetime, str]]]:
+        """pid → [(first_seen, text), …] of every stored revision, oldest first."""
+        out: dict[int, list[tuple[datetime, str]]] = {}
+        q = "select pid, first_seen, text from revisions order by pid, rev"
+        for pid, seen, text in self.db.execute(q).fetchall():
+            out.setdefault(pid, []).append((datetime.fromisoformat(seen), text or ""))
+        if pids is not None:
+            keep = set(pids)
+            out = {k: v for k, v in out.items() if k in keep}
+        return out
+
+    def raw_responses(self) -> Iterator[tuple[str, bytes]]:
+        for url, body in self.db.execute("select url, body from responses order by id").fetchall():
+            yield url, zlib.decompress(body)
+
+    def scan_started(self) -> int:
+        return self.db["scans"].insert({"started_at": _now(), "status": "running"}).last_pk
+
+    def scan_finished(self, scan_id: int, status: str, **fields: Any) -> None:
+        self.db["scans"].update(scan_id, {"finished_at": _now(), "status": status, **fields}, alter=True)
+
+
+class _Tx:
+    """`with store.transaction():` — BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("begin immediate")
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        if exc_type is None:
+            self.conn.execute("commit")
+        else:
+            self.conn.execute("rollback")
