@@ -39,6 +39,8 @@ class VoteRules:
     dead_can_be_voted: bool = False
     proxy_marker: str = "【代投】"
     edit_changing_target_is_problem: bool = True
+    proxy_vote_lock_minutes: int | None = None  # a proxy vote's own lock; None: lock_minutes
+    invalid_counts_as_voted: bool = True  # an uncorrected invalid ballot still answers the vote thread
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class AccelerationRules:
     delay_words: tuple[str, ...] = ("申请延时",)
     against_words: tuple[str, ...] = ()
     no_lurking_penalty_when_accelerated: bool = True
+    delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
 
     def granted(self, requests: int, living: int) -> bool:
         """Whether `requests` of `living` players are enough, per the threshold."""

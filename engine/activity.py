@@ -1,0 +1,192 @@
+"""Posts per player on one discussion day, the figure behind every lurking (潜水) card.
+
+A director counts floors by hand and must be able to check each one, so every post that does not
+count is kept with its reason. What counts, and why:
+
+- only threads whose role is in `ruleset.activity.count_in` ("discussion", "vote", "progress",
+  "election"); other threads are not looked at;
+- only posts between the day's opening and close, both included (a post stamped 22:00 on a 22:00
+  close counts: the forum shows minutes, and the director reads it as on time), and not after `at`
+  when counting before the close;
+- only posts by the day's players while they are in the game: a player out before the day
+  (诈尸) or out mid-day (posts from `out_at[player]` on) does not gain posts;
+- a hidden (屏蔽) post still counts: it was posted, only its text is withheld;
+- water (`moderation.water.is_water`) is a post (`posts`) but not a counted post
+  (`counted_posts`) when `ruleset.activity.exclude_water` (004 违规判定 5(1)「不含纯水帖」);
+  a post with an attachment or a link is never water (it shows something the text does not).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from daoyan.gamefile import Day, normalize_name
+from daoyan.ruleset import Ruleset
+from moderation.water import is_water
+from parsers.models import Post
+
+from .state import DayState
+
+if TYPE_CHECKING:
+    from .acceleration import Acceleration
+
+THREAD_ROLES = ("discussion", "vote", "progress", "election")
+
+WHY = {
+    "water": "纯水帖，不计入发言数",
+    "before_open": "开门前发帖",
+    "after_close": "关门后发帖",
+    "after_at": "统计时刻之后的发帖",
+    "out": "已出局角色的发帖",
+    "not_a_player": "非本日玩家的发帖",
+    "no_time": "发帖时间未知",
+}
+
+
+@dataclass(frozen=True)
+class Uncounted:
+    """A post left out of `counted_posts`, with the reason a director can check."""
+
+    pid: int
+    floor: int
+    player: str  # the author as the forum shows it
+    why: str  # a key of WHY
+    role: str  # the thread it is in
+    tid: int
+
+    @property
+    def message(self) -> str:
+        return WHY.get(self.why, self.why)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pid": self.pid, "floor": self.floor, "player": self.player, "why": self.why,
+                "message": self.message, "thread": self.role, "tid": self.tid}
+
+
+@dataclass(frozen=True)
+class PlayerActivity:
+    player: str
+    posts: int  # every post in the window while in the game (hidden and water included)
+    counted_posts: int  # posts minus water, when the ruleset excludes water
+    water: int
+    out_at: datetime | None = None  # went out during the day
+
+
+@dataclass(frozen=True)
+class DayActivity:
+    day: int
+    opens: datetime
+    closes: datetime
+    at: datetime  # counted up to this moment (the close, unless counting before it)
+    count_in: tuple[str, ...]
+    exclude_water: bool
+    players: tuple[PlayerActivity, ...]
+    uncounted: tuple[Uncounted, ...]
+
+    def of(self, player: str) -> PlayerActivity:
+        for p in self.players:
+            if p.player == player:
+                return p
+        raise KeyError(player)
+
+    @property
+    def counted(self) -> dict[str, int]:
+        return {p.player: p.counted_posts for p in self.players}
+
+    @property
+    def posts(self) -> dict[str, int]:
+        return {p.player: p.posts for p in self.players}
+
+    @property
+    def out_mid_day(self) -> frozenset[str]:
+        return frozenset(p.player for p in self.players if p.out_at is not None)
+
+
+def _unique(posts_by_role: Mapping[str, Sequence[Post]], roles: Iterable[str]) -> list[tuple[str, Post]]:
+    """Posts of the counted threads, each once (two roles may name one thread)."""
+    seen: set[tuple[int, int]] = set()
+    out: list[tuple[str, Post]] = []
+    for role in roles:
+        for p in posts_by_role.get(role, ()):
+            if (p.tid, p.pid) not in seen:
+                seen.add((p.tid, p.pid))
+                out.append((role, p))
+    return out
+
+
+def count_activity(posts_by_role: Mapping[str, Sequence[Post]], *, ruleset: Ruleset, day: Day, state: DayState,
+                   out_at: Mapping[str, datetime] = {}, at: datetime | None = None) -> DayActivity:
+    """Posts per player of `day`, counted the way the ruleset counts them for lurking.
+
+    `state` is the day at its opening (its `living` are the day's players); `out_at` names players
+    who went out during the day and when (`engine.state.out_during`).
+    """
+    unknown = [r for r in ruleset.activity.count_in if r not in THREAD_ROLES]
+    if unknown:
+        raise ValueError(f"activity.count_in names unknown thread role(s) {unknown}; known: {THREAD_ROLES}")
+    end = min(at, day.closes) if at is not None else day.closes
+    roster = {normalize_name(p): p for p in state.living}
+    gone = {normalize_name(p) for p in state.out}
+    left = {normalize_name(k): v for k, v in out_at.items()}
+    posts = {p: 0 for p in state.living}
+    water = {p: 0 for p in state.living}
+    uncounted: list[Uncounted] = []
+
+    for role, post in _unique(posts_by_role, ruleset.activity.count_in):
+        key = normalize_name(post.author)
+        why: str | None = None
+        t = post.posted_at
+        if key not in roster:
+            why = "out" if key in gone else "not_a_player"
+        elif t is None:
+            why = "no_time"
+        elif t < day.opens:
+            why = "before_open"
+        elif t > day.closes:
+            why = "after_close"
+        elif t > end:
+            why = "after_at"
+        elif key in left and t >= left[key]:
+            why = "out"
+        if why is None:
+            name = roster[key]
+            posts[name] += 1
+            if ruleset.activity.exclude_water and not (post.hidden or post.author_banned) \
+                    and is_water(post.text, post.smilies) and not (post.attachments or post.links):
+                water[name] += 1
+                why = "water"
+        if why is not None:
+            uncounted.append(Uncounted(pid=post.pid, floor=post.floor, player=post.author, why=why,
+                                       role=role, tid=post.tid))
+
+    rows = tuple(PlayerActivity(player=p, posts=posts[p], counted_posts=posts[p] - water[p], water=water[p],
+                                out_at=left.get(normalize_name(p)))
+                 for p in state.living)
+    return DayActivity(day=day.number, opens=day.opens, closes=day.closes, at=end,
+                       count_in=tuple(ruleset.activity.count_in), exclude_water=ruleset.activity.exclude_water,
+                       players=rows, uncounted=tuple(uncounted))
+
+
+def activity_json(day_activity: DayActivity, penalties: Sequence[Any], voted: Iterable[str],
+                  acceleration: "Acceleration | None" = None) -> dict[str, Any]:
+    """The `daoyan activity --json` shape of DESIGN.md, with the uncounted posts (and acceleration) beside it.
+
+    `penalties` are `engine.lurking.Penalty` (anything with `to_json()` or the four keys).
+    """
+    voted_set = set(voted)
+    out: dict[str, Any] = {
+        "day": day_activity.day,
+        "players": [{"player": p.player, "posts": p.posts, "counted_posts": p.counted_posts,
+                     "voted": p.player in voted_set} for p in day_activity.players],
+        "penalties": [p.to_json() if hasattr(p, "to_json") else dict(p) for p in penalties],
+        "uncounted": [u.to_json() for u in day_activity.uncounted],
+        "window": {"opens": day_activity.opens.isoformat(), "closes": day_activity.closes.isoformat(),
+                   "counted_until": day_activity.at.isoformat()},
+        "count_in": list(day_activity.count_in),
+        "exclude_water": day_activity.exclude_water,
+    }
+    if acceleration is not None:
+        out["accelerated"] = bool(acceleration.accelerated)
+        out["acceleration"] = acceleration.to_json()
+    return out
