@@ -22,6 +22,7 @@ class DayState:
     whistled: tuple[str, ...]
     excused: tuple[str, ...]  # excused from voting by the director
     accelerated_event: bool  # an `accelerated` event is in force
+    directors: tuple[str, ...] = ()  # the game's directors (their 【代投】 posts are proxy ballots)
 
     def is_alive(self, name: str) -> bool:
         return name in self.living
@@ -71,7 +72,7 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
     living = tuple(p for p in game.players if p not in out)
     return DayState(day=day, at=at, players=game.players, living=living, out=tuple(out), priest=priest,
                     whistled=tuple(w for w in whistled if w in living), excused=tuple(excused),
-                    accelerated_event=accelerated)
+                    accelerated_event=accelerated, directors=game.directors)
 
 
 def out_during(game: Game, day: int) -> dict[str, datetime]:

@@ -1,0 +1,46 @@
+"""What the day commands share: load the game and its store, parse --at, print JSON."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import click
+
+from ..errors import DaoyanError, GameFileError, StoreError
+from ..gamefile import Game, load_game
+from ..store import Store
+
+
+def open_game(path: str) -> tuple[Game, Store]:
+    game = load_game(path)
+    if not game.store_path.exists():
+        raise StoreError(f"{game.store_path}: no store yet; run `daoyan scan {path}` first")
+    return game, Store(game.store_path)
+
+
+def parse_at(game: Game, at: str | None) -> datetime | None:
+    """`--at 2026-11-27T21:30` (or with a space, or `now`) in the game's time zone."""
+    if at is None:
+        return None
+    if at.strip().lower() == "now":
+        return game.now()
+    try:
+        t = datetime.fromisoformat(at.strip().replace(" ", "T"))
+    except ValueError:
+        raise DaoyanError(f"--at: expected a local time like 2026-11-27T21:30, got {at!r}") from None
+    return t.replace(tzinfo=game.timezone) if t.tzinfo is None else t.astimezone(game.timezone)
+
+
+def check_day(game: Game, day: int) -> None:
+    game.day(day)  # raises a GameFileError naming the known days
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+day_option = click.option("--day", "day", type=int, required=True, help="The game day (1, 2, …).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (the shape in DESIGN.md).")
+at_option = click.option("--at", "at", default=None, help="Count as of this local time (default: the day's close).")
+__all__ = ["open_game", "parse_at", "check_day", "echo_json", "day_option", "json_option", "at_option", "GameFileError"]

@@ -1,0 +1,495 @@
+"""The vote count: a time-ordered replay of a day's ballots, as the ruleset says they count.
+
+Posts are replayed by (posted_at, floor), never in the order they were fetched, so the same
+thread always gives the same count. Each ballot is judged at its own moment: who is alive, how
+many changes the voter has used, whether the change lock has begun. Decisions where the rule
+posts are silent, so a director can predict them:
+
+- A ballot before the day opens (`before_open`) or after it closes (`after_close`) is shown, not
+  counted; only ballots inside the window answer the vote thread for `not_voted`.
+- A change must point (reply and/or quote, per `change_reference`) at the voter's counted ballot
+  or at the vote that ballot started from. The director's proxies (in-thread 【代投】 and the game
+  file's `ProxyVote`) need no reference: the director's word is the reference.
+- When the day is accelerated every change of the day is void (004: 所有改票作废; M84 reads the
+  same, as the day's acceleration is known only as a whole).
+- An edit never moves a counted vote: the ballot is read from its first stored revision; a later
+  revision with another target is flagged (`edited_after_lock` inside the lock or after close,
+  `edited_target` before). Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
+  an edit that makes an invalid ballot valid is a typo fix and counts from when it was seen.
+- A player who goes out mid-day (`out_at`) takes their counted ballot with them, and ballots for
+  them stop counting; their voters may vote again with a new vote post.
+- `valid` says the ballot was good when cast; `counted` that it stands at the end. A vote
+  replaced by a valid change is valid and not counted.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Mapping, Sequence
+
+from daoyan.gamefile import Day, ProxyVote
+from daoyan.ruleset import Ruleset, VoteRules
+from parsers.ballot import ParsedBallot, Problem, parse_ballot
+from parsers.models import Post
+
+from .state import DayState
+
+# Problems that are shown for review but leave the ballot as cast.
+NOTE_CODES = frozenset({"edited_after_lock", "edited_target"})
+
+
+@dataclass
+class Ballot:
+    """One ballot as the count judged it."""
+
+    voter: str
+    kind: str  # vote | change | abstain
+    target: str | None
+    pid: int | None
+    floor: int | None
+    posted_at: datetime | None
+    valid: bool = True
+    counted: bool = False
+    problems: list[Problem] = field(default_factory=list)
+    proxy: bool = False
+    is_change: bool = False
+    author: str = ""
+    reason: str | None = None
+    written_target: str | None = None
+    source: str = "thread"  # thread | gamefile
+    weight: float = 1.0
+    replaced_by: int | None = None  # pid of the change that replaced it
+
+    @property
+    def codes(self) -> list[str]:
+        return [p.code for p in self.problems]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "voter": self.voter, "kind": self.kind, "target": self.target, "pid": self.pid, "floor": self.floor,
+            "posted_at": self.posted_at.isoformat() if self.posted_at else None,
+            "valid": self.valid, "counted": self.counted, "problems": [p.to_json() for p in self.problems],
+            "proxy": self.proxy, "is_change": self.is_change, "author": self.author, "reason": self.reason,
+            "written_target": self.written_target, "source": self.source, "weight": _num(self.weight),
+            "replaced_by": self.replaced_by,
+        }
+
+
+@dataclass(frozen=True)
+class TallyEntry:
+    target: str
+    weight: float
+    voters: tuple[str, ...]
+    reached_at: datetime | None = None  # since when the target has held at least this weight
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "weight": _num(self.weight), "voters": list(self.voters),
+                "reached_at": self.reached_at.isoformat() if self.reached_at else None}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    out: str | None
+    tie: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"out": self.out, "tie": list(self.tie)}
+
+
+@dataclass(frozen=True)
+class Margins:
+    """How far the runner-up is from the leader, and whether the players yet to vote could change it."""
+
+    leader: str | None
+    leader_weight: float
+    runner_up: str | None
+    runner_up_weight: float
+    to_tie: float  # weight the runner-up must gain to be level
+    to_overtake: float  # the least weight, in ordinary and priest votes, that puts it ahead
+    remaining: tuple[str, ...]  # living players with no counted ballot who may still vote
+    remaining_weight: float
+    decided: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.leader, "leader_weight": _num(self.leader_weight), "runner_up": self.runner_up,
+                "runner_up_weight": _num(self.runner_up_weight), "to_tie": _num(self.to_tie),
+                "to_overtake": _num(self.to_overtake), "remaining": list(self.remaining),
+                "remaining_weight": _num(self.remaining_weight), "decided": self.decided}
+
+
+@dataclass(frozen=True)
+class TimelinePoint:
+    at: datetime
+    counts: dict[str, float]
+    pid: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at.isoformat(), "counts": {k: _num(v) for k, v in self.counts.items()}, "pid": self.pid}
+
+
+@dataclass(frozen=True)
+class VoteCount:
+    day: int
+    at: datetime
+    ballots: tuple[Ballot, ...]
+    tally: tuple[TallyEntry, ...]
+    abstained: tuple[str, ...]
+    not_voted: tuple[str, ...]
+    outcome: Outcome
+    timeline: tuple[TimelinePoint, ...]
+    margins: Margins
+    replied: tuple[str, ...]  # players with a ballot post inside the window (for lurking)
+    priest: str | None
+    accelerated: bool
+    closes: datetime
+    lock_starts: datetime
+
+    @property
+    def invalid(self) -> tuple[Ballot, ...]:
+        return tuple(b for b in self.ballots if not b.valid)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "day": self.day, "at": self.at.isoformat(),
+            "ballots": [b.to_json() for b in self.ballots],
+            "tally": [t.to_json() for t in self.tally],
+            "abstained": list(self.abstained), "not_voted": list(self.not_voted),
+            "outcome": self.outcome.to_json(),
+            "timeline": [p.to_json() for p in self.timeline],
+            "margins": self.margins.to_json(),
+            "priest": self.priest, "accelerated": self.accelerated,
+            "closes": self.closes.isoformat(), "lock_starts": self.lock_starts.isoformat(),
+        }
+
+
+def _num(x: float) -> float | int:
+    x = round(x, 6)
+    return int(x) if x == int(x) else x
+
+
+def _hm(t: datetime) -> str:
+    return f"{t:%m-%d %H:%M}"
+
+
+def _floor(b: Ballot) -> str:
+    return f"第{b.floor}楼" if b.floor is not None else f"{_hm(b.posted_at)}的代投" if b.posted_at else "代投"
+
+
+def _order_key(b: Ballot) -> tuple:
+    t = b.posted_at.timestamp() if b.posted_at else float("inf")
+    return (t, 0 if b.source == "thread" else 1, b.floor if b.floor is not None else 0, b.pid or 0,
+            b.voter, b.kind, b.target or "")
+
+
+def _ref_words(forms: Sequence[str]) -> str:
+    words = [{"reply": "回复", "quote": "引用"}.get(f, f) for f in forms]
+    return "或".join(words) or "回复"
+
+
+def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[datetime, str]], *,
+                     rules: VoteRules, players: Sequence[str], directors: Sequence[str],
+                     lock: datetime, closes: datetime, at: datetime) -> tuple[ParsedBallot | None, list[Problem]]:
+    """The ballot a post cast, from its stored revisions (first one as posted), and edit notes."""
+    seen = sorted((r for r in revs if r[0] <= at), key=lambda r: r[0])
+    if len(seen) < 1:
+        return parsed, []
+    reads = [(t, parse_ballot(dataclasses.replace(post, text=txt), rules, players, directors)) for t, txt in seen]
+    cast = reads[0][1]
+    notes: list[Problem] = []
+    for t, later in reads[1:]:
+        if later is None or cast is None:
+            continue
+        if not cast.valid and later.valid and not rules.invalid_fixed_by_new_post and t <= closes:
+            cast = later  # a typo fixed by editing is not a change
+            continue
+        if not cast.valid and later.valid and rules.invalid_fixed_by_new_post:
+            notes.append(Problem("invalid_fixed_by_edit",
+                                 f"该楼于{_hm(t)}被编辑改正，但无效票须通过重新发帖来更正，编辑不算，此票仍无效。"))
+            continue
+        if cast.valid and later.valid and (later.kind, later.target) != (cast.kind, cast.target):
+            if not rules.edit_changing_target_is_problem:
+                cast = later
+                continue
+            was, now = cast.target or rules.abstain_word, later.target or rules.abstain_word
+            if t >= lock:
+                notes.append(Problem("edited_after_lock",
+                                     f"该楼于{_hm(t)}（关门前{rules.lock_minutes}分钟内或关门后）被编辑，投票对象由“{was}”改为“{now}”；"
+                                     f"编辑不算改票，按原投票对象“{was}”计。"))
+            else:
+                notes.append(Problem("edited_target",
+                                     f"该楼于{_hm(t)}被编辑，投票对象由“{was}”改为“{now}”；编辑不算改票，按原投票对象“{was}”计，"
+                                     "如需改票请用改票格式。"))
+    return cast, notes
+
+
+def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
+    abstain = p.target == rules.abstain_word
+    return Ballot(voter=p.player, kind="abstain" if abstain else ("change" if p.change else "vote"),
+                  target=None if abstain else p.target, pid=None, floor=None, posted_at=p.at, proxy=True,
+                  is_change=p.change, author="(game file)", reason=p.reason, written_target=p.target,
+                  source="gamefile")
+
+
+def count_votes(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None = None,
+                accelerated: bool = False, proxies: Sequence[ProxyVote] = (),
+                revisions: Mapping[int, Sequence[tuple[datetime, str]]] = {}, priest: str | None = None,
+                out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None) -> VoteCount:
+    """The count of `day`'s vote thread as of `at` (default: the day's close, with every later
+    ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none."""
+    return replay(posts, rules=rules, day=day, state=state, at=at, accelerated=accelerated, proxies=proxies,
+                  revisions=revisions, priest=state.priest if priest is None else (priest or None),
+                  out_at=out_at, directors=state.directors if directors is None else tuple(directors))
+
+
+def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None,
+           accelerated: bool, proxies: Sequence[ProxyVote], revisions: Mapping[int, Sequence[tuple[datetime, str]]],
+           priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str]) -> VoteCount:
+    """The replay behind `count_votes` and the priest election (which passes no priest)."""
+    vr = rules.vote
+    closes, opens = day.closes, day.opens
+    horizon = at  # None: every post, the late ones shown as after_close
+    at = at or closes
+    lock = closes - timedelta(minutes=vr.lock_minutes)
+    pv_minutes = vr.proxy_vote_lock_minutes if vr.proxy_vote_lock_minutes is not None else vr.lock_minutes
+    proxy_lock = closes - timedelta(minutes=pv_minutes)
+    acc = day.accelerated if day.accelerated is not None else (accelerated or state.accelerated_event)
+    players = state.players
+    living = set(state.living)
+    mid_out = {p: t for p, t in out_at.items() if p in living and t <= closes and (horizon is None or t <= horizon)}
+
+    def alive(name: str | None, t: datetime | None) -> bool:
+        if name is None or name not in living:
+            return False
+        return not (name in mid_out and t is not None and mid_out[name] <= t)
+
+    # Read every ballot.
+    items: list[tuple[Ballot, Post | None]] = []
+    for post in posts:
+        if horizon is not None and post.posted_at is not None and post.posted_at > horizon:
+            continue
+        parsed = parse_ballot(post, vr, players, directors)
+        notes: list[Problem] = []
+        if post.pid in revisions:
+            parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=players,
+                                             directors=directors, lock=lock, closes=closes, at=at)
+        if parsed is None:
+            continue
+        b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
+                   posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
+                   is_change=parsed.is_change, author=parsed.author, reason=parsed.reason,
+                   written_target=parsed.written_target)
+        items.append((b, post))
+    for p in proxies:
+        if p.day == day.number and (horizon is None or p.at <= horizon):
+            items.append((_from_proxy(p, vr), None))
+    items.sort(key=lambda it: _order_key(it[0]))
+
+    # Replay, with mid-day outs as moments of their own.
+    events: list[tuple[tuple, str, Any]] = [(_order_key(b), "ballot", (b, post)) for b, post in items]
+    for name, t in mid_out.items():
+        events.append(((t.timestamp(), -1, 0, 0, name, "", ""), "out", (name, t)))
+    events.sort(key=lambda e: e[0])
+
+    standing: dict[str, Ballot] = {}
+    origin: dict[str, Ballot] = {}  # the vote a voter's standing ballot started from
+    changes: dict[str, int] = {}
+    last_change: dict[str, Ballot] = {}
+    replied: set[str] = set()
+    timeline: list[TimelinePoint] = []
+    weight_of = {p: rules.weights.of(p == priest) for p in players}
+
+    def snapshot(t: datetime, pid: int | None) -> None:
+        counts: dict[str, float] = {}
+        for s in sorted(standing.values(), key=_order_key):
+            if s.target is not None:
+                counts[s.target] = round(counts.get(s.target, 0.0) + s.weight, 6)
+        if not timeline or timeline[-1].counts != counts:
+            timeline.append(TimelinePoint(at=t, counts=counts, pid=pid))
+
+    for _, what, payload in events:
+        if what == "out":
+            name, t = payload
+            for voter, s in list(standing.items()):
+                if voter == name:
+                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}出局，其票不再计入。"))
+                elif s.target == name:
+                    s.problems.append(Problem("target_out",
+                                              f"投票对象“{name}”于{_hm(t)}出局，此票不再计入；{voter}可重新发帖投票。"))
+                else:
+                    continue
+                s.counted = False
+                del standing[voter]
+            snapshot(t, None)
+            continue
+
+        b, post = payload
+        t = b.posted_at
+        b.weight = weight_of.get(b.voter, rules.weights.default)
+        probs = b.problems
+        if "not_a_player" in b.codes:
+            b.valid = False
+            continue
+        if t is None:
+            probs.append(Problem("no_time", "无法确定此帖的发帖时间，请导演核对。"))
+        else:
+            if t < opens:
+                probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
+            if t > closes:
+                probs.append(Problem("after_close", f"投票已于{_hm(closes)}截止，此票发于{_hm(t)}，不计。"))
+        if not vr.dead_can_vote and not alive(b.voter, t):
+            when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
+            probs.append(Problem("voter_out", f"{b.voter}已{when}出局，不能投票，此票不计。"))
+        if b.target is not None and not vr.dead_can_be_voted and not alive(b.target, t) and b.target in players:
+            probs.append(Problem("target_out", f"投票对象“{b.target}”已出局，不能被投票，此票无效，须重新发帖更正。"))
+
+        cur = standing.get(b.voter)
+        if b.is_change:
+            if cur is None:
+                probs.append(Problem("change_without_vote",
+                                     f"{b.voter}此前没有有效的投票，改票不计；请按投票格式（{vr.target_label}：）重新投票。"))
+            else:
+                if acc and not vr.changes_while_accelerated:
+                    probs.append(Problem("change_while_accelerated", "本讨论日执行加速，不允许改票，此次改票作废，原票仍有效。"))
+                if t is not None and t >= lock and (not b.proxy or vr.lock_applies_to_proxy):
+                    who = "代投改票" if b.proxy else "改票"
+                    probs.append(Problem("change_in_lock_window",
+                                         f"关门前{vr.lock_minutes}分钟内（{_hm(lock)}起）不允许{who}，此次改票无效，原票（{_floor(cur)}）仍有效。"))
+                if changes.get(b.voter, 0) >= vr.max_changes:
+                    done = last_change.get(b.voter)
+                    where = f"已在{_floor(done)}改过票" if done else "已用完改票次数"
+                    probs.append(Problem("second_change",
+                                         f"改票只允许{vr.max_changes}次，{b.voter}{where}，此次改票无效，原票仍有效。"))
+                if not b.proxy and post is not None:
+                    probs.extend(_reference_problems(post, cur, origin.get(b.voter), b.voter, vr))
+        else:
+            if b.proxy and t is not None and vr.lock_applies_to_proxy and t >= proxy_lock:
+                probs.append(Problem("change_in_lock_window",
+                                     f"关门前{pv_minutes}分钟内（{_hm(proxy_lock)}起）不允许代投，此代投不计。"))
+            invalid_now = [c for c in b.codes if c not in NOTE_CODES]
+            if cur is not None and not invalid_now and vr.second_vote_is_duplicate:
+                probs.append(Problem("duplicate_vote",
+                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；"
+                                     f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层。此票不计。"))
+
+        b.valid = not [c for c in b.codes if c not in NOTE_CODES]
+        if t is not None and opens <= t <= min(at, closes) and (b.valid or vr.invalid_counts_as_voted):
+            replied.add(b.voter)
+        if not b.valid:
+            continue
+        if b.is_change or cur is not None:
+            assert cur is not None
+            cur.counted = False
+            cur.replaced_by = b.pid
+            if b.is_change:
+                changes[b.voter] = changes.get(b.voter, 0) + 1
+                last_change[b.voter] = b
+            else:
+                origin[b.voter] = b
+        else:
+            origin[b.voter] = b
+        b.counted = True
+        standing[b.voter] = b
+        snapshot(t or at, b.pid)
+
+    ballots = tuple(sorted((b for b, _ in items), key=_order_key))
+    tally = _tally(standing, origin, timeline)
+    outcome = _outcome(tally, vr)
+    abstained = tuple(p for p in players if p in standing and standing[p].kind == "abstain")
+    excused = set(state.excused)
+    day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at)]
+    not_voted = tuple(p for p in day_players if p not in replied and p not in excused)
+    can_still_vote = at < closes
+    remaining = tuple(p for p in day_players if p not in standing) if can_still_vote else ()
+    margins = _margins(tally, remaining, weight_of, rules, priest)
+    return VoteCount(day=day.number, at=at, ballots=ballots, tally=tally, abstained=abstained, not_voted=not_voted,
+                     outcome=outcome, timeline=tuple(timeline), margins=margins,
+                     replied=tuple(p for p in players if p in replied), priest=priest, accelerated=bool(acc),
+                     closes=closes, lock_starts=lock)
+
+
+def _reference_problems(post: Post, cur: Ballot, orig: Ballot | None, voter: str, vr: VoteRules) -> list[Problem]:
+    """A change must reply to / quote (per the ruleset) the voter's counted ballot or its vote."""
+    forms = tuple(vr.change_reference)
+    want_pids = {x.pid for x in (cur, orig) if x is not None and x.pid is not None}
+    want_floors = {x.floor for x in (cur, orig) if x is not None and x.floor is not None}
+    refs: list[tuple[int | None, int | None]] = []
+    other: list[str] = []
+    if post.reply_to is not None:
+        if "reply" in forms:
+            refs.append((post.reply_to.pid, post.reply_to.floor))
+        else:
+            other.append("回复")
+    for q in post.quotes:
+        if "quote" in forms:
+            refs.append((q.pid, None))
+        elif "引用" not in other:
+            other.append("引用")
+    target = f"原投票楼层（{_floor(orig or cur)}）"
+    if not refs:
+        extra = f"（{'、'.join(other)}不算）" if other else ""
+        return [Problem("change_without_reference",
+                        f"改票须{_ref_words(forms)}{target}{extra}，此次改票无效，原票仍有效。")]
+    if any((pid is not None and pid in want_pids) or (pid is None and fl in want_floors) for pid, fl in refs):
+        return []
+    return [Problem("change_wrong_reference",
+                    f"此改票{_ref_words(forms)}的不是{voter}的{target}，此次改票无效，原票仍有效。")]
+
+
+def _tally(standing: Mapping[str, Ballot], origin: Mapping[str, Ballot],
+           timeline: Sequence[TimelinePoint]) -> tuple[TallyEntry, ...]:
+    """Targets by weight, then by who reached (and kept) that weight first, then by name."""
+    votes: dict[str, list[Ballot]] = {}
+    for s in standing.values():
+        if s.target is not None:
+            votes.setdefault(s.target, []).append(s)
+    entries = []
+    for target, bs in votes.items():
+        w = round(sum(b.weight for b in bs), 6)
+        bs.sort(key=lambda b: _order_key(origin.get(b.voter, b)))
+        reached_i = len(timeline)
+        for i in range(len(timeline) - 1, -1, -1):
+            if timeline[i].counts.get(target, 0.0) + 1e-9 >= w:
+                reached_i = i
+            else:
+                break
+        reached = timeline[reached_i].at if reached_i < len(timeline) else None
+        entries.append((-w, reached_i, target, TallyEntry(target, w, tuple(b.voter for b in bs), reached)))
+    entries.sort(key=lambda e: e[:3])
+    return tuple(e[3] for e in entries)
+
+
+def _outcome(tally: Sequence[TallyEntry], vr: VoteRules) -> Outcome:
+    if not tally:
+        return Outcome(None, ())
+    top = [t.target for t in tally if abs(t.weight - tally[0].weight) < 1e-9]
+    if len(top) == 1:
+        return Outcome(top[0], ())
+    return Outcome(None if vr.tie_nobody_out else top[0], tuple(top))
+
+
+def _margins(tally: Sequence[TallyEntry], remaining: Sequence[str], weight_of: Mapping[str, float],
+             rules: Ruleset, priest: str | None) -> Margins:
+    """For the leader: what the runner-up needs to tie and to overtake, and whether the players
+    yet to vote, all voting for one target, could still change who goes out."""
+    lead = tally[0] if tally else None
+    second = tally[1] if len(tally) > 1 else None
+    lw = lead.weight if lead else 0.0
+    sw = second.weight if second else 0.0
+    gap = round(lw - sw, 6)
+    rem_w = round(sum(weight_of.get(p, rules.weights.default) for p in remaining), 6)
+    d = rules.weights.default
+    over = (int(gap // d) + 1) * d
+    if priest is not None and priest in remaining and rules.weights.priest is not None:
+        p = rules.weights.priest
+        k = 0 if p > gap else int((gap - p) // d) + 1
+        over = min(over, p + k * d)
+    if lead is None:
+        decided = rem_w == 0
+    elif second is not None and gap < 1e-9:
+        decided = rem_w == 0  # a tie: any further vote for a tied target breaks it
+    else:
+        decided = sw + rem_w < lw - 1e-9
+    return Margins(leader=lead.target if lead else None, leader_weight=lw,
+                   runner_up=second.target if second else None, runner_up_weight=sw, to_tie=gap,
+                   to_overtake=round(over, 6), remaining=tuple(remaining), remaining_weight=rem_w, decided=decided)

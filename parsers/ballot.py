@@ -1,0 +1,243 @@
+"""A vote-thread post's own words → a ballot: vote, change or abstain, with its format problems.
+
+Only what the post itself says is judged here (labels, colons, target, reason, who may vote);
+whether the ballot counts at its moment (lock window, changes used, who is out) is the count's
+job in `engine.votes`. Near-misses are never fixed silently: a target that is not on the roster
+makes the ballot invalid, and the message names the closest player so the director can say so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from daoyan.gamefile import normalize_name
+from daoyan.ruleset import VoteRules
+
+from .models import Post
+
+# Width variants of the colon a player may type; `：` is the one the rule posts print.
+_WIDE_COLONS = "：﹕︰"
+_TRIM = " \t\r\n\u3000。．.，,、！!？?；;~～"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a ballot does not count (or what the director should look at), pasteable as is."""
+
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ParsedBallot:
+    """What one post casts. `target` is the roster spelling, or None for an abstention or no match."""
+
+    voter: str
+    kind: str  # vote | change | abstain
+    target: str | None
+    reason: str | None
+    author: str
+    proxy: bool = False
+    is_change: bool = False
+    written_target: str | None = None  # the target as the post spells it
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(p.code for p in self.problems)
+
+
+def _colon_class(rules: VoteRules) -> str:
+    return "[:" + _WIDE_COLONS + "]" if rules.width_insensitive else "[：]"
+
+
+def _labels(rules: VoteRules) -> list[str]:
+    return [rules.target_label, rules.reason_label, rules.change_target_label, rules.change_reason_label]
+
+
+def _any_label_re(rules: VoteRules) -> re.Pattern[str]:
+    alts = "|".join(re.escape(x) for x in sorted(set(_labels(rules)), key=len, reverse=True))
+    return re.compile(f"({alts})\\s*[:{_WIDE_COLONS}]")
+
+
+def is_ballot_attempt(text: str, rules: VoteRules) -> bool:
+    """A post tries to vote when a ballot label is followed by a colon (either width), or a line
+    starts with a target label. Talk that merely mentions 投票对象 mid-sentence is not a ballot."""
+    alts = "|".join(re.escape(x) for x in _labels(rules))
+    if re.search(f"(?:{alts})\\s*[:{_WIDE_COLONS}]", text):
+        return True
+    targets = "|".join(re.escape(x) for x in (rules.target_label, rules.change_target_label))
+    return re.search(f"(?m)^[\\s*#>【\\[]*(?:{targets})(?:\\s+|[=＝-])\\S", text) is not None
+
+
+def _distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _pinyin(s: str) -> str:
+    try:
+        from pypinyin import lazy_pinyin
+    except ImportError:  # pragma: no cover - pypinyin is a dependency; sound-alikes are a bonus
+        return s
+    return "".join(lazy_pinyin(s))
+
+
+def closest_player(written: str, players: Sequence[str]) -> str | None:
+    """The roster name a mistyped target most likely meant (one character off, contained in it,
+    or the same sound), or None when nothing is close enough to suggest."""
+    w = normalize_name(written)
+    if not w:
+        return None
+    best: tuple[int, int, str] | None = None
+    for order, p in enumerate(players):
+        n = normalize_name(p)
+        d = _distance(w, n)
+        close = d <= max(1, max(len(w), len(n)) // 3) or (len(n) >= 2 and n in w) or (len(w) >= 2 and w in n)
+        if not close and _pinyin(w) == _pinyin(n):
+            close, d = True, 1
+        if close and (best is None or (d, order) < best[:2]):
+            best = (d, order, p)
+    return best[2] if best else None
+
+
+def _proxy_voter(text: str, rules: VoteRules) -> tuple[str, str] | None:
+    """(name written after the marker, the rest) when the text opens with the proxy marker."""
+    stripped = text.lstrip()
+    marker = rules.proxy_marker
+    if not marker or not stripped.startswith(marker):
+        return None
+    rest = stripped[len(marker):]
+    m = _any_label_re(rules).search(rest)
+    head = rest[: m.start()] if m else rest
+    line = head.strip().splitlines()[0] if head.strip() else ""
+    name = line.strip().split()[0] if line.strip() else ""
+    return name.strip(_TRIM), rest
+
+
+def _format_problem(msg: str) -> Problem:
+    return Problem("bad_format", f"投票格式有误：{msg}。按规则此票无效，须重新发帖更正。")
+
+
+def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors: Sequence[str]) -> ParsedBallot | None:
+    """The ballot a vote-thread post casts, or None when the post is not a ballot attempt
+    (ordinary talk, a director's notice). Uses `post.text`: quotes, reply headers and markup
+    are already gone."""
+    roster = {normalize_name(p): p for p in players}
+    staff = {normalize_name(d) for d in directors}
+    author_key = normalize_name(post.author)
+    text = post.text or ""
+    problems: list[Problem] = []
+
+    proxy = False
+    voter = roster.get(author_key, post.author)
+    body = text
+    marked = _proxy_voter(text, rules)
+    if author_key in staff:
+        if marked is None:
+            return None  # a director's own words in the vote thread are not a ballot
+        name, body = marked
+        proxy = True
+        voter = roster.get(normalize_name(name), name)
+        if not is_ballot_attempt(body, rules):
+            return ParsedBallot(voter=voter, kind="vote", target=None, reason=None, author=post.author, proxy=True,
+                                problems=(_format_problem(f"{rules.proxy_marker}之后没有“{rules.target_label}：”"),))
+        if normalize_name(name) not in roster:
+            problems.append(Problem("not_a_player", f"代投对象“{name}”不是本场玩家，此代投不计。"))
+    else:
+        if not is_ballot_attempt(text, rules):
+            return None
+        if author_key not in roster:
+            problems.append(Problem("not_a_player", f"{post.author}不是本场玩家，投票不计。"))
+        elif marked is not None:
+            problems.append(Problem("proxy_by_player", f"只有导演可以代投（{rules.proxy_marker}），此帖按{post.author}本人的票处理。"))
+            body = marked[1]
+
+    kind, written, reason, fmt = _read_fields(body, rules)
+    target: str | None = None
+    problems.extend(fmt)
+    is_change = kind == "change"
+    if written is not None and not fmt:
+        key = normalize_name(written)
+        if key == normalize_name(rules.abstain_word):
+            kind = "abstain"
+        elif key in roster:
+            target = roster[key]
+        else:
+            near = closest_player(written, players)
+            hint = f"（最接近的玩家是“{near}”）" if near else ""
+            problems.append(Problem("unknown_target",
+                                    f"投票对象“{written}”不是本场玩家{hint}，投票对象有误的票无效，须重新发帖更正。"))
+    if rules.reason_required and not fmt and not reason:
+        label = rules.change_reason_label if is_change else rules.reason_label
+        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……），此票无效，须重新发帖更正。"))
+    return ParsedBallot(voter=voter, kind=kind, target=target, reason=reason or None, author=post.author,
+                        proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems))
+
+
+def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, list[Problem]]:
+    """(kind, written target, reason, format problems) from the ballot's lines. A label
+    counts only where a colon follows it, so a reason may mention 投票理由 in passing."""
+    colon = _colon_class(rules)
+    any_colon = f"[:{_WIDE_COLONS}]"
+    alts = "|".join(re.escape(x) for x in sorted(set(_labels(rules)), key=len, reverse=True))
+    hits = [(m.start(), m.end(), m.group(1), m.group(2))
+            for m in re.finditer(f"({alts})\\s*({any_colon})\\s*", body)]
+    t_labels = (rules.target_label, rules.change_target_label)
+    r_labels = (rules.reason_label, rules.change_reason_label)
+    problems: list[Problem] = []
+
+    def colon_ok(h: tuple) -> bool:
+        return re.fullmatch(colon, h[3]) is not None
+
+    targets = [h for h in hits if h[2] in t_labels]
+    reasons = [h for h in hits if h[2] in r_labels]
+    if not targets:
+        bare = re.search("(?m)^[\\s*#>【\\[]*(" + "|".join(re.escape(x) for x in t_labels) + ")", body)
+        kind = "change" if bare and bare.group(1) == rules.change_target_label else "vote"
+        if bare:
+            return kind, None, "", [_format_problem(f"“{bare.group(1)}”后面缺少冒号")]
+        return kind, None, "", [_format_problem(f"没有“{rules.target_label}：”")]
+    kind = "change" if any(h[2] == rules.change_target_label for h in targets) else "vote"
+    if len(targets) > 1:
+        return kind, None, "", [_format_problem(f"写了{len(targets)}个“{targets[0][2]}”，只能有一个")]
+    t_start, v_start, t_label, _ = targets[0]
+    if not colon_ok(targets[0]):
+        problems.append(_format_problem(f"“{t_label}”后面须用全角冒号“："))
+    nxt = next((h[0] for h in hits if h[0] >= v_start), len(body))
+    line_end = body.find("\n", v_start)
+    stop = min(nxt, line_end if line_end >= 0 else len(body))
+    written = body[v_start:stop].strip(_TRIM)
+    if not written:
+        return kind, None, "", problems + [_format_problem(f"“{t_label}：”后面没有写对象")]
+
+    want_reason = rules.change_reason_label if kind == "change" else rules.reason_label
+    reason = ""
+    after_target = [h for h in reasons if h[0] > t_start]
+    if reasons and not after_target:
+        problems.append(_format_problem(f"“{reasons[0][2]}”应写在“{t_label}”之后"))
+    elif after_target:
+        r_start, r_value, r_label, _ = after_target[0]
+        if r_label != want_reason:
+            problems.append(_format_problem(f"“{t_label}”须配“{want_reason}”，而不是“{r_label}”"))
+        if not rules.same_line_allowed and "\n" not in body[v_start:r_start]:
+            problems.append(_format_problem(f"“{t_label}”与“{r_label}”须分行"))
+        if not colon_ok(after_target[0]):
+            problems.append(_format_problem(f"“{r_label}”后面须用全角冒号“："))
+        if len(after_target) > 1:
+            problems.append(_format_problem(f"写了{len(after_target)}个“{r_label}：”，只能有一个"))
+        reason = body[r_value:].strip()
+    return kind, written, reason, problems
