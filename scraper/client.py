@@ -221,6 +221,13 @@ class ForumClient:
             except httpx.TransportError as exc:
                 self._errors[type(exc).__name__] += 1
                 what = f"connection failed ({type(exc).__name__}: {_short(exc)})"
+            except httpx.DecodingError as exc:
+                self._errors[type(exc).__name__] += 1
+                what = f"the page arrived garbled ({_short(exc)})"
+            except httpx.HTTPError as exc:
+                self._errors[type(exc).__name__] += 1
+                raise ForumError(f"{method} {safe_url(url)}: {type(exc).__name__}: "
+                                 f"{_short(exc)}") from None
             else:
                 self._statuses[resp.status_code] += 1
                 self._stats["bytes"] += len(resp.content)
