@@ -37,6 +37,8 @@ class DayAnalysis:
     flags: list[dict[str, Any]] = field(default_factory=list)
     ledger: Ledger | None = None
     posts: dict[str, list[Post]] = field(default_factory=dict)
+    history: list[Any] = field(default_factory=list)  # DayRecord of this day and the days before
+    card_entries: list[CardEntry] = field(default_factory=list)
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
@@ -46,6 +48,12 @@ class DayAnalysis:
 
     def activity_json(self) -> dict[str, Any]:
         return activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+
+    def reminder(self) -> Any:
+        from engine.remind import reminders
+
+        return reminders(ruleset=self.game.ruleset, day=self.game.day(self.day), at=self.at, activity=self.activity,
+                         not_voted=self.votes.not_voted, history=self.history)
 
     def flags_json(self) -> dict[str, Any]:
         return {"day": self.day, "flags": self.flags}
@@ -128,12 +136,13 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     assert result is not None
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
-                    acceleration=acc, penalties=penalties, posts=by_role)
+                    acceleration=acc, penalties=penalties, posts=by_role, history=history)
     if flags:
         a.flags = day_flags(game, store, day, by_role)
     entries += [entry_from_manual(c, game.ruleset) for c in game.cards if c.day <= day]
     entries += accepted_flag_cards(store, game, day)
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
+    a.card_entries = entries
     return a
 
 

@@ -270,3 +270,28 @@ class _Tx:
             self.conn.execute("commit")
         else:
             self.conn.execute("rollback")
+
+
+def _card_key(e: object) -> str:
+    g = lambda k: getattr(e, k, None)  # noqa: E731
+    return "|".join(str(x) for x in (g("source"), g("day"), g("player"), g("card"), g("rule"), g("pid")))
+
+
+def sync_cards(store: Store, entries: list) -> int:
+    """The card ledger in the store: exactly the entries given (lurking, accepted flags, manual),
+    each with its reason and floor; rows are replaced in one transaction."""
+    now = _now()
+    with store.transaction():
+        store.db.execute("delete from cards")
+        for e in entries:
+            store.db["cards"].insert({"key": _card_key(e), "day": e.day, "player": e.player, "card": e.card,
+                                      "rule": e.rule, "reason": e.reason, "source": e.source, "pid": e.pid,
+                                      "floor": e.floor, "created_at": now}, ignore=True)
+    return len(entries)
+
+
+def decide_flag(store: Store, flag_id: str, *, day: int, pid: int, category: str, state: str, card: str | None,
+                note: str | None) -> None:
+    """Record the director's decision on a flag; re-scans never touch it."""
+    store.db["decisions"].upsert({"flag_id": flag_id, "day": day, "pid": pid, "category": category, "state": state,
+                                  "card": card, "note": note, "decided_at": _now()}, pk="flag_id")

@@ -105,7 +105,7 @@ def cards_view(ledger_json: dict[str, Any]) -> Group:
     for p in players:
         entries = "；".join(f"D{e.get('day')} {CARD_ZH.get(e.get('card'), e.get('card'))} {e.get('rule')} {e.get('reason') or ''}".strip()
                            for e in p.get("entries", []))
-        t.add_row(escape(p.get("player", "")), str(p.get("blue", 0)), str(p.get("yellow", 0)), str(p.get("reds", 0)),
+        t.add_row(escape(p.get("player", "")), str(p.get("blue", 0)), str(p.get("yellow", 0)), str(p.get("red", p.get("reds", 0))),
                   "是" if p.get("ejected") else "", escape(entries))
     parts: list[Any] = [t]
     for c in ledger_json.get("camps") or []:

@@ -1,0 +1,27 @@
+"""`daoyan cards GAME [--day N] [--json]`: the card ledger (lurking, accepted flags, the game file's cards)."""
+from __future__ import annotations
+
+import click
+from rich.console import Console
+
+from ..analysis import analyze_day
+from ..store import sync_cards
+from ..views import cards_view
+from ._common import echo_json, json_option, open_game
+
+
+@click.command("cards")
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--day", "day", type=int, default=None, help="Up to this day (default: the last day).")
+@json_option
+def command(game: str, day: int | None, as_json: bool) -> None:
+    """Every card so far, with its reason and floor; 3 blue make a yellow, 3 yellow a red."""
+    g, store = open_game(game)
+    with store:
+        a = analyze_day(g, store, day or g.days[-1].number, flags=False)
+        sync_cards(store, a.card_entries)
+    data = a.ledger.to_json() if a.ledger else {}
+    if as_json:
+        echo_json(data)
+    else:
+        Console().print(cards_view(data))

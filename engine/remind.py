@@ -1,0 +1,98 @@
+"""Before close: who still has to vote, who is short of posts, and how long is left.
+
+Pure arithmetic over the day's count and activity as of a moment. The single-day post threshold
+is the ruleset's one-day `posts_below` rule (M84 5(1): five; 004 5(1): one); multi-day rules that
+today's posts can still trigger are listed apart as `at_risk`, so a director sees both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Sequence
+
+from daoyan.gamefile import Day
+from daoyan.ruleset import Ruleset
+
+from .activity import DayActivity
+from .lurking import DayRecord
+
+
+@dataclass(frozen=True)
+class Short:
+    player: str
+    posts: int
+    needed: int  # posts still needed to reach the threshold
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "posts": self.posts, "needed": self.needed, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Reminder:
+    day: int
+    at: datetime
+    closes_in_s: float
+    lock_in_s: float
+    not_voted: tuple[str, ...]
+    below: tuple[Short, ...]
+    threshold: int
+    at_risk: tuple[Short, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"day": self.day, "at": self.at.isoformat(), "closes_in_s": round(self.closes_in_s),
+                "lock_in_s": round(self.lock_in_s), "not_voted": list(self.not_voted),
+                "below": [s.to_json() for s in self.below], "threshold": self.threshold,
+                "at_risk": [s.to_json() for s in self.at_risk]}
+
+
+def single_day_threshold(ruleset: Ruleset) -> int:
+    """The posts a player needs on one day to escape the one-day lurking rule (0: no such rule)."""
+    return max((r.threshold for r in ruleset.lurking if r.kind == "posts_below" and r.days == 1), default=0)
+
+
+def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity, not_voted: Sequence[str],
+              history: Sequence[DayRecord] = ()) -> Reminder:
+    """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days
+    (non-accelerated ones count toward multi-day rules)."""
+    threshold = single_day_threshold(ruleset)
+    counted = activity.counted
+    below = tuple(Short(p.player, counted[p.player], threshold - counted[p.player],
+                        ruleset.citation(next(r.rule for r in ruleset.lurking if r.kind == "posts_below" and r.days == 1)))
+                  for p in activity.players if counted[p.player] < threshold)
+    risk: list[Short] = []
+    earlier = [h for h in history if h.day < day.number and not h.accelerated]
+    for r in ruleset.lurking:
+        if r.kind != "posts_below" or r.days <= 1 or len(earlier) < r.days - 1:
+            continue
+        run = earlier[-(r.days - 1):]
+        for p in activity.players:
+            if all(h.posts.get(p.player, 0) < r.threshold for h in run if p.player in h.living) \
+                    and all(p.player in h.living for h in run) and counted[p.player] < r.threshold:
+                risk.append(Short(p.player, counted[p.player], r.threshold - counted[p.player], ruleset.citation(r.rule)))
+    lock = day.closes - timedelta(minutes=ruleset.vote.lock_minutes)
+    return Reminder(day=day.number, at=at, closes_in_s=(day.closes - at).total_seconds(),
+                    lock_in_s=(lock - at).total_seconds(), not_voted=tuple(not_voted), below=below,
+                    threshold=threshold, at_risk=tuple(risk))
+
+
+def _dur(seconds: float) -> str:
+    if seconds <= 0:
+        return "已过"
+    h, rem = divmod(int(seconds), 3600)
+    return f"{h}小时{rem // 60}分" if h else f"{rem // 60}分钟"
+
+
+def reminder_bbcode(r: Reminder, escape: Any = lambda s: s) -> str:
+    """A reminder post (催票/催帖) ready to paste; names in [b], nothing secret."""
+    lines = [f"[b]第{r.day}天 提醒[/b]（截至 {r.at:%m-%d %H:%M}）",
+             f"距关门还有 [b]{_dur(r.closes_in_s)}[/b]，距改票截止还有 [b]{_dur(r.lock_in_s)}[/b]。"]
+    if r.not_voted:
+        lines.append("尚未投票：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.not_voted) + "，请尽快回复投票帖。")
+    else:
+        lines.append("所有玩家均已投票。")
+    if r.below:
+        lines.append(f"发言不足{r.threshold}帖：" + "、".join(f"[b]{escape(s.player)}[/b]（{s.posts}帖，还差{s.needed}帖）" for s in r.below))
+    for s in r.at_risk:
+        lines.append(f"[b]{escape(s.player)}[/b] 连续发言不足，今日还需{s.needed}帖（{s.rule}）")
+    return "\n".join(lines) + "\n"
