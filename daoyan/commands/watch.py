@@ -1,0 +1,64 @@
+"""`daoyan watch GAME --day N [--every 10m]`: re-scan until the day closes, print what changed."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import click
+
+from ..analysis import analyze_day
+from ..errors import DaoyanError, ForumError
+from ..reporting import day_dict, write_day_reports
+from ..scan import scan_game
+from ..store import Store
+from ..watching import changes, summary
+from ._common import day_option
+from ..gamefile import load_game
+
+
+def parse_every(s: str) -> float:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", s)
+    if not m:
+        raise DaoyanError(f"--every: expected a period like 30s, 10m or 1h, got {s!r}")
+    return float(m.group(1)) * {"": 60, "s": 1, "m": 60, "h": 3600}[m.group(2)]
+
+
+@click.command("watch")
+@click.argument("game", type=click.Path(dir_okay=False))
+@day_option
+@click.option("--every", default="10m", help="How often to re-scan (30s, 10m, 1h).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Where the reports are rewritten.")
+@click.option("--rounds", type=int, default=None, help="Stop after this many rounds (default: at the close).")
+def command(game: str, day: int, every: str, out: str | None, rounds: int | None) -> None:
+    """Scan incrementally until the day closes; print only what changed; rewrite the reports each round."""
+    period = parse_every(every)
+    g = load_game(game)
+    d = g.day(day)
+    folder = Path(out) if out else g.path.parent / "reports"
+    prev = None
+    n = 0
+    try:
+        while True:
+            n += 1
+            now = g.now()
+            try:
+                res = scan_game(g)
+                scanned = f"{res.new} new, {res.changed} changed floors ({res.requests} requests)"
+            except ForumError as e:  # a bad round is reported; the next round tries again
+                scanned = f"scan failed this round: {e}"
+            with Store(g.store_path) as store:
+                a = analyze_day(g, store, day, min(now, d.closes))
+                cur = day_dict(a, remind=True)
+                write_day_reports(g, store, day, folder, min(now, d.closes), remind=True)
+            click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
+            for line in changes(prev, cur):
+                click.echo("  " + line)
+            click.echo("  " + summary(cur))
+            prev = cur
+            if (rounds is not None and n >= rounds) or g.now() >= d.closes:
+                click.echo("day closed: final count written" if g.now() >= d.closes else "done")
+                break
+            time.sleep(max(0.0, min(period, (d.closes - g.now()).total_seconds() + 1)))
+    except KeyboardInterrupt:
+        click.echo("watch stopped; the store and the last reports are intact")
