@@ -198,7 +198,13 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
     cast = reads[0][1]
     notes: list[Problem] = []
     for t, later in reads[1:]:
-        if later is None or cast is None:
+        if later is None:
+            continue
+        if cast is None:  # a placeholder edited into a ballot: it casts from when it was seen
+            cast = later
+            late = t > closes
+            notes.append(Problem("after_close" if late else "edited_target",
+                                 f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "，请导演核对。")))
             continue
         if not cast.valid and later.valid and not rules.invalid_fixed_by_new_post and t <= closes:
             cast = later  # a typo fixed by editing is not a change

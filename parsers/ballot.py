@@ -163,7 +163,7 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
         if author_key not in roster:
             problems.append(Problem("not_a_player", f"{post.author}不是本场玩家，投票不计。"))
         elif marked is not None:
-            problems.append(Problem("proxy_by_player", f"只有导演可以代投（{rules.proxy_marker}），此帖按{post.author}本人的票处理。"))
+            problems.append(Problem("proxy_by_player", f"只有导演可以代投（{rules.proxy_marker}），玩家不可代他人投票，此票无效。"))
             body = marked[1]
 
     kind, written, reason, fmt = _read_fields(body, rules)

@@ -274,24 +274,24 @@ def build_sample() -> Sample:
     red = '<font color="Red">{}</font>'
 
     # rules thread and the directors' private thread
-    rules = b.thread(11, GAME_FID, "[M84] 节气夜话 规则帖", "rules", 0, views=300)
+    rules = b.thread(11, GAME_FID, "[M84] 节气夜话 · 规则", "rules", 0, views=300)
     b.post(rules, "说书人", _at(9, 20, 0), _lines(
-        '<font size="5"><font color="Red">本帖为规则帖，游戏期间请勿回复。</font></font>',
+        '<font size="5"><font color="Red">规则帖只读，有疑问请私信导演。</font></font>',
         "本局使用 M84 规则：投票格式为 投票对象：某某 / 投票理由：某某。",
-        "改票需回复原投票楼层，只可改一次；关门前一小时不允许改票或代投。"))
-    priv = b.thread(12, PRIVATE_FID, "导演工作帖（仅管理员可见）", "private", 0, views=20)
-    b.post(priv, "说书人", _at(9, 21, 0), "夜晚结算记录放这里，玩家看不到。")
-    b.post(priv, "掌柜", _at(10, 9, 30), "好的，第一天的票我来数。")
+        "改票请回复自己原来那张票，只能改一次；截止前一小时停止改票和代投。"))
+    priv = b.thread(12, PRIVATE_FID, "导演后台帖（玩家不可见）", "private", 0, views=20)
+    b.post(priv, "说书人", _at(9, 21, 0), "每晚的结算先记在这里，核对后再公示。")
+    b.post(priv, "掌柜", _at(10, 9, 30), "收到，第一天的票型我来核。")
 
     # ---------------------------------------------------------------- day 1
-    disc1 = b.thread(21, GAME_FID, "[M84] 第一天讨论帖", "discussion", 1, views=900)
+    disc1 = b.thread(21, GAME_FID, "[M84] 节气夜话 · 第一天讨论", "discussion", 1, views=900)
     b.post(disc1, "说书人", d1_open, _lines(
-        '<font color="Red"><font size="4">第一天讨论帖开门，关门时间 11月11日 22:00。</font></font>',
-        "请各位演员积极发言，每个讨论日至少五帖。"))
+        '<font color="Red"><font size="4">白天开始，本日讨论到 11月11日 22:00 截止。</font></font>',
+        "每个讨论日不足五帖会吃黄牌，请多说几句。"))
     counts1 = {"青梅": 18, "竹马": 15, "白露": 14, "霜降": 13, "小满": 12, "芒种": 11, "谷雨": 4, "惊蛰": 10,
                "清明": 9, "立夏": 8, "寒露": 7, "大寒": 3}
     specials1: dict[str, dict[int, dict[str, Any]]] = {
-        "霜降": {4: {"body": "我对天发誓，我绝对不是齐格复制品，信我一次。", "flags": ("oath",)},
+        "霜降": {4: {"body": "我向天发誓，这局我拿的就是好人牌。", "flags": ("oath",)},
                  8: {"body": "发誓这种话我不会再说了，规则里写着呢，大家就看逻辑吧。"}},
         "芒种": {3: {"body": "白露你是不是脑残啊，这么明显的票型都看不出来？", "flags": ("insult",)},
                  6: {"body": "刚才脑子有点乱，现在理清楚了：我怀疑的是寒露。"}},
@@ -316,12 +316,12 @@ def build_sample() -> Sample:
     mid, nxt = disc1.posts[60], disc1.posts[61]
     notice = SamplePost(pid=0, author="说书人", uid=users["说书人"],
                         posted_at=mid.posted_at + (nxt.posted_at - mid.posted_at) / 2,
-                        body=red.format("公示：离关门还有一天多，请还没投票的演员尽快投票。"))
+                        body=red.format("提醒：投票帖里还有人没出现，请尽快投票。"))
     _insert(s, disc1, 61, notice)
-    b.post(disc1, "青梅", _at(11, 22, 20, 5), "关门了，等公示。")
+    b.post(disc1, "青梅", _at(11, 22, 20, 5), "截止了，坐等导演统计。")
 
-    vote1 = b.thread(22, GAME_FID, "[M84] 第一天投票帖", "vote", 1, views=400)
-    b.post(vote1, "说书人", d1_open, red.format("第一天投票帖。每人一票，改票一次，改票需回复原投票楼层；关门前一小时不允许改票。"))
+    vote1 = b.thread(22, GAME_FID, "[M84] 节气夜话 · 第一天投票", "vote", 1, views=400)
+    b.post(vote1, "说书人", d1_open, red.format("投票请按格式回帖；改票请回复自己的原票楼层，仅限一次；21:00 以后不再接受改票和代投。"))
     v = {}
     v["青梅"] = b.post(vote1, "青梅", _at(10, 11, 5, 12), _lines("投票对象：霜降", "投票理由：发言一直绕圈子"),
                       ballot=_ballot("青梅", "vote", "霜降", True, True))
@@ -340,19 +340,19 @@ def build_sample() -> Sample:
            ballot=_ballot("谷雨", "vote", "霜降", False, False, "no reason given"))
     b.post(vote1, "惊蛰", _at(10, 17, 0, 33), _lines("投票对象：霜绛", "投票理由：跟着感觉走"),
            ballot=_ballot("惊蛰", "vote", "霜绛", False, False, "not a player"))
-    b.post(vote1, "过路客", _at(10, 18, 12, 0), _lines("投票对象：青梅", "投票理由：路过投一票"),
+    b.post(vote1, "过路客", _at(10, 18, 12, 0), _lines("投票对象：青梅", "投票理由：围观的也想凑个热闹"),
            ballot=_ballot("过路客", "vote", "青梅", False, False, "not a player of the game"))
-    b.post(vote1, "芒种", _at(10, 19, 45, 16), _lines("投票对象：青梅", "投票理由：上一票格式错了，重新投"),
+    b.post(vote1, "芒种", _at(10, 19, 45, 16), _lines("投票对象：青梅", "投票理由：刚才没按格式写，补一张正式的票"),
            ballot=_ballot("芒种", "vote", "青梅", True, True))
-    b.post(vote1, "惊蛰", _at(10, 20, 3, 58), _lines("投票对象：青梅", "投票理由：上一票名字写错了"),
+    b.post(vote1, "惊蛰", _at(10, 20, 3, 58), _lines("投票对象：青梅", "投票理由：名字打错了，这张才算"),
            ballot=_ballot("惊蛰", "vote", "青梅", True, True))
-    b.post(vote1, "清明", _at(10, 21, 30, 0), _lines("投票对象：弃权", "投票理由：信息还不够"),
+    b.post(vote1, "清明", _at(10, 21, 30, 0), _lines("投票对象：弃权", "投票理由：两边都没说服我"),
            ballot=_ballot("清明", "abstain", None, True, True))
     v["寒露"] = b.post(vote1, "寒露", _at(10, 22, 10, 40), "投票对象：青梅投票理由：节奏带得太狠",
                       ballot=_ballot("寒露", "vote", "青梅", True, True))
     v["小满"] = vote1.posts[5]
-    b.post(vote1, "青梅", _at(11, 9, 0, 0), "大家投票记得写理由，别投错格式。")
-    b.post(vote1, "说书人", _at(11, 10, 0, 0), _lines("【代投】立夏", "投票对象：霜降", "投票理由：立夏委托导演代投"),
+    b.post(vote1, "青梅", _at(11, 9, 0, 0), "提醒一下，投票别忘了写理由那一行。")
+    b.post(vote1, "说书人", _at(11, 10, 0, 0), _lines("【代投】立夏", "投票对象：霜降", "投票理由：立夏私信委托，导演代为投出"),
            ballot=_ballot("立夏", "vote", "霜降", True, True))
     b.post(vote1, "寒露", _at(11, 12, 30, 5), _lines("改票对象：霜降", "改票理由：想了一晚还是霜降"),
            ballot=_ballot("寒露", "change", "霜降", False, False, "a change must reply to the original vote floor"))
@@ -362,35 +362,35 @@ def build_sample() -> Sample:
            quote_pid=v["霜降"].pid, ballot=_ballot("霜降", "change", "白露", True, True))
     b.post(vote1, "霜降", _at(11, 18, 0, 0), _lines("改票对象：竹马", "改票理由：还是竹马更可疑"),
            quote_pid=v["霜降"].pid, ballot=_ballot("霜降", "change", "竹马", False, False, "only one change is allowed"))
-    b.post(vote1, "小满", _at(11, 21, 25, 0), _lines("改票对象：青梅", "改票理由：最后时刻改一下"),
+    b.post(vote1, "小满", _at(11, 21, 25, 0), _lines("改票对象：青梅", "改票理由：临关门想换个人"),
            quote_pid=v["小满"].pid,
            ballot=_ballot("小满", "change", "青梅", False, False, "no change in the last hour before close"))
-    b.post(vote1, "大寒", _at(11, 22, 3, 0), _lines("投票对象：青梅", "投票理由：来晚了"),
+    b.post(vote1, "大寒", _at(11, 22, 3, 0), _lines("投票对象：青梅", "投票理由：下班太晚没赶上"),
            ballot=_ballot("大寒", "vote", "青梅", False, False, "after close"))
     b.post(vote1, "青梅", _at(11, 22, 8, 0), _lines("改票对象：竹马", "改票理由：关门后想改"),
            quote_pid=v["青梅"].pid, ballot=_ballot("青梅", "change", "竹马", False, False, "after close"))
 
-    prog1 = b.thread(23, GAME_FID, "[M84] 第一天进程帖", "progress", 1, views=120)
-    b.post(prog1, "说书人", d1_open, red.format("申请加速或延时请在本帖回复。存活人数过半申请则执行。"))
+    prog1 = b.thread(23, GAME_FID, "[M84] 节气夜话 · 第一天进程", "progress", 1, views=120)
+    b.post(prog1, "说书人", d1_open, red.format("要加速或延时的演员在这里回帖，人数达到存活人数一半即生效。"))
     b.post(prog1, "谷雨", _at(11, 10, 40, 0), "申请加速")
     b.post(prog1, "大寒", _at(11, 11, 5, 0), "申请加速，这两天比较忙")
     b.post(prog1, "青梅", _at(11, 12, 0, 0), "反对加速，还没聊透")
     b.post(prog1, "惊蛰", _at(11, 14, 30, 0), "申请加速")
 
-    elec = b.thread(24, GAME_FID, "[M84] 神父推举帖", "election", 1, views=150)
-    b.post(elec, "说书人", d1_open, red.format("神父推举帖：第一天投票结束后，最先获得票数最多的角色当选神父。格式同投票帖。"))
+    elec = b.thread(24, GAME_FID, "[M84] 节气夜话 · 神父推举", "election", 1, views=150)
+    b.post(elec, "说书人", d1_open, red.format("推举神父：按投票格式回帖，第一天结束时先到最高票者当选。"))
     for i, (voter, target) in enumerate((("竹马", "青梅"), ("白露", "青梅"), ("霜降", "白露"), ("小满", "青梅"),
                                          ("芒种", "白露"), ("谷雨", "白露"), ("惊蛰", "青梅"), ("清明", "白露"),
                                          ("立夏", "竹马"), ("寒露", "竹马"))):
         b.post(elec, voter, d1_open + timedelta(minutes=50 + 47 * i, seconds=7 * i),
-               _lines(f"投票对象：{target}", "投票理由：推举"), ballot=_ballot(voter, "vote", target, True, True))
+               _lines(f"投票对象：{target}", "投票理由：愿意相信他带队"), ballot=_ballot(voter, "vote", target, True, True))
 
     # ---------------------------------------------------------------- day 2 (霜降 is out by the vote)
     living2 = [p for p in PLAYERS if p != "霜降"]
-    disc2 = b.thread(31, GAME_FID, "[M84] 第二天讨论帖", "discussion", 2, views=600)
+    disc2 = b.thread(31, GAME_FID, "[M84] 节气夜话 · 第二天讨论", "discussion", 2, views=600)
     b.post(disc2, "说书人", d2_open, _lines(
-        red.format('<font size="4">公示：第一天投票出局：霜降。神父：青梅。</font>'),
-        "第二天讨论帖开门，关门时间 11月13日 22:00。"))
+        red.format('<font size="4">公示：霜降被投出；青梅当选神父。</font>'),
+        "第二天白天开始，11月13日 22:00 截止。"))
     counts2 = {"青梅": 8, "竹马": 7, "白露": 7, "小满": 6, "芒种": 5, "谷雨": 5, "惊蛰": 6, "清明": 5,
                "立夏": 5, "寒露": 5, "大寒": 2, "霜降": 1}
     specials2: dict[str, dict[int, dict[str, Any]]] = {
@@ -402,8 +402,8 @@ def build_sample() -> Sample:
     }
     _discussion(b, disc2, rng, d2_open, _at(13, 21, 30), counts2, specials2, living2)
 
-    vote2 = b.thread(32, GAME_FID, "[M84] 第二天投票帖", "vote", 2, views=300)
-    b.post(vote2, "说书人", d2_open, red.format("第二天投票帖。神父的票计为1.5票。"))
+    vote2 = b.thread(32, GAME_FID, "[M84] 节气夜话 · 第二天投票", "vote", 2, views=300)
+    b.post(vote2, "说书人", d2_open, red.format("第二天的票请投在这里，神父一票算一票半。"))
     for i, (voter, target, reason) in enumerate((
             ("青梅", "白露", "昨天带票太积极"), ("竹马", "白露", "跟神父走"), ("白露", "竹马", "竹马一直在踩我"),
             ("小满", "竹马", "竹马站边太晚"), ("芒种", "白露", "昨天的改票很奇怪"), ("谷雨", "竹马", "感觉不对"),
@@ -413,7 +413,7 @@ def build_sample() -> Sample:
         b.post(vote2, voter, d2_open + timedelta(hours=1, minutes=37 * i, seconds=11 * i),
                _lines(f"投票对象：{target}", f"投票理由：{reason}"),
                ballot=_ballot(voter, kind, None if kind == "abstain" else target, True, True))
-    b.post(vote2, "霜降", _at(12, 20, 0, 0), _lines("投票对象：白露", "投票理由：出局了也想投"),
+    b.post(vote2, "霜降", _at(12, 20, 0, 0), _lines("投票对象：白露", "投票理由：人出局了，票还想留一张"),
            flags=("dead_post",), ballot=_ballot("霜降", "vote", "白露", False, False, "the voter is out"))
 
     s.days = (SampleDay(1, 21, 22, d1_open, d1_close, progress_tid=23, election_tid=24),
