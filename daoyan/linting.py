@@ -1,0 +1,61 @@
+"""`daoyan lint`: JSON Lines of loose posts in, one line of flags (and the ballot it reads as) out."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Iterable, Iterator
+
+from parsers.ballot import parse_ballot
+from parsers.models import Post
+
+from .errors import DaoyanError
+from .ruleset import Ruleset
+
+_FORMAT_CODES = {"bad_format", "missing_reason"}
+
+
+def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
+    """The ballot a loose post reads as (no roster: the target as written), or None."""
+    post = Post(tid=0, pid=0, floor=0, author="", uid=None, posted_at=datetime.now(timezone.utc),
+                time_precision="second", message_html="", text=text)
+    b = parse_ballot(post, ruleset.vote, (), ())
+    if b is None:
+        return None
+    return {"kind": b.kind, "target": b.written_target if b.kind != "abstain" else None, "reason": b.reason,
+            "problems": [{"code": p.code, "message": p.message} for p in b.problems if p.code in _FORMAT_CODES]}
+
+
+def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False) -> Iterator[str]:
+    """One output line per input line; a line that is not a JSON object gets an `error`."""
+    from moderation.checker import get_checker, lint_record
+
+    get_checker(ruleset)
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as e:
+            yield json.dumps({"id": None, "line": n, "error": f"line {n}: not a JSON object ({e})"}, ensure_ascii=False)
+            continue
+        if whistled and "whistled" not in rec:
+            rec["whistled"] = True
+        out = lint_record(rec, ruleset)
+        text = rec.get("text")
+        if text is None and isinstance(rec.get("html"), str):
+            from moderation.html_text import from_html
+
+            text = from_html(rec["html"]).text
+        out["vote"] = ballot_of(text, ruleset) if isinstance(text, str) else None
+        yield json.dumps(out, ensure_ascii=False)
+
+
+def check_ruleset(spec: str) -> Ruleset:
+    from .ruleset import load_ruleset
+
+    try:
+        return load_ruleset(spec)
+    except DaoyanError:
+        raise
