@@ -1,0 +1,323 @@
+"""The speech checker: Post → Flags, every flag a suggestion for the director's review.
+
+How a post is read (see normalize.py and lexicon.py):
+1. Fold (NFKC, case, traditional → simplified) and squeeze (fillers, stretched runs).
+2. One Aho-Corasick pass over the squeezed view finds every lexicon term, sound variant,
+   allow-list word and pattern anchor at once.
+3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
+   stand between non-letters; `words` must be whole words by jieba (asked only here).
+4. A category's regex patterns run only on the lines where one of its anchors was found;
+   raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
+5. Spans go back through the views to the original text.
+
+Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
+`_engine()`), about 0.3 s, most of it pypinyin's table for the sound variants; jieba loads its
+dictionary (0.7 s) lazily, on the first `words` hit that needs a boundary. `get_checker(ruleset)`
+caches one Checker per ruleset.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+import ahocorasick
+
+from . import normalize
+from .html_text import from_html
+from .loader import Lexicon, Pattern, load_lexicon
+from .models import Flag
+from .normalize import Views, views
+from .segment import Segmenter
+from .structure import is_enlarged, is_red, whistle_offenders
+
+CONTEXT = 12
+_LATIN = re.compile(r"[a-z0-9]")
+_LINK = re.compile(r"https?://[^\s<>\"'，。]+", re.I)
+
+
+@dataclass(frozen=True)
+class Hit:
+    category: str
+    start: int  # in the original text
+    end: int
+    term: str
+
+
+class _Engine:
+    """Everything built from the lexicon: shared by every Checker of the process."""
+
+    def __init__(self, lexicon: Lexicon):
+        normalize.warm()
+        self.lexicon = lexicon
+        grouped: dict[str, list[tuple[str, str, str]]] = {}
+        for k, kind, cat, term in lexicon.entries():
+            grouped.setdefault(k, []).append((kind, cat, term))
+        self.automaton = ahocorasick.Automaton()
+        for k, lst in grouped.items():
+            self.automaton.add_word(k, (len(k), tuple(dict.fromkeys(lst))))
+        self.automaton.make_automaton()
+        self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
+        self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
+        self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
+        prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
+        self.raw_prefilter = re.compile("|".join(f"(?:{p})" for p in prefilters)) if prefilters else None
+        self.segmenter = Segmenter(lexicon.allow)
+
+
+@lru_cache(maxsize=1)
+def _engine() -> _Engine:
+    return _Engine(load_lexicon())
+
+
+def _line(text: str, start: int, end: int) -> tuple[int, int]:
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    return ls, (len(text) if le < 0 else le)
+
+
+class Checker:
+    """A lexicon checker bound to a ruleset (its citations, cards, links and whistle rules)."""
+
+    def __init__(self, ruleset: Any = None, lexicon: Lexicon | None = None):
+        self.ruleset = ruleset
+        self.engine = _engine() if lexicon is None else _Engine(lexicon)
+        ev = getattr(getattr(ruleset, "moderation", None), "evidence", None)
+        self.links_forbidden = bool(ev and ev.links_forbidden)
+        self.attachments_forbidden = bool(ev and ev.attachments_forbidden)
+        wh = getattr(ruleset, "whistle", None)
+        self.whistle_enabled = bool(wh and wh.enabled)
+        self.whistle_sounds = wh.sounds if wh else ""
+
+    # ---- citations -------------------------------------------------------------------
+    def rule(self, category: str) -> str:
+        return self.ruleset.rule_for(category) if self.ruleset is not None else category
+
+    def card(self, category: str) -> str:
+        return self.ruleset.suggested_card(category) if self.ruleset is not None else "blue"
+
+    def flag(self, category: str, text: str, start: int, end: int, term: str = "", note: str = "",
+             evidence: str | None = None) -> Flag:
+        lo, hi = max(0, start - CONTEXT), min(len(text), end + CONTEXT)
+        context = ("…" if lo > 0 else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+        return Flag(category, self.rule(category), text[start:end] if evidence is None else evidence,
+                    start, end, context, self.card(category), term=term, note=note)
+
+    # ---- the scan ----------------------------------------------------------------------
+    def hits(self, text: str) -> list[Hit]:
+        """Every category hit in `text` (the first per category per line), original spans."""
+        eng = self.engine
+        v = views(text)
+        s_text = v.squeezed.text
+        f_text = v.folded.text
+        terms: list[tuple[int, int, str, str, str]] = []
+        allows: list[tuple[int, int]] = []
+        anchored: dict[str, set[tuple[int, int]]] = {}
+        for end, (n, entries) in eng.automaton.iter(s_text):
+            start, end = end - n + 1, end + 1
+            for kind, cat, term in entries:
+                if kind == "allow":
+                    allows.append((start, end))
+                elif kind == "anchor":
+                    if cat in eng.patterns:
+                        anchored.setdefault(cat, set()).add(_line(s_text, start, end))
+                else:
+                    terms.append((start, end, kind, cat, term))
+        out: list[Hit] = []
+        seen: set[tuple[str, int]] = set()
+
+        def add(cat: str, span: tuple[int, int], term: str, line_start: int, line_text: str) -> None:
+            key = (cat, line_start)
+            if key in seen:
+                return
+            veto = eng.unless.get(cat)
+            if veto is not None and veto.search(line_text):
+                return
+            seen.add(key)
+            out.append(Hit(cat, span[0], span[1], term))
+
+        allows.sort()
+        allow_starts = [c for c, _ in allows]
+        reach = max((d - c for c, d in allows), default=0)
+        for start, end, kind, cat, term in sorted(terms, key=lambda t: (t[0], -t[1])):
+            lo = bisect.bisect_left(allow_starts, start - reach)
+            hi = bisect.bisect_left(allow_starts, end)
+            if any(d > start and (c < start or d > end) for c, d in allows[lo:hi]):
+                continue
+            fs, fe = v.span_from_squeezed(start, end)
+            if kind == "latin":
+                if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < len(f_text) and _LATIN.match(f_text[fe])):
+                    continue
+            elif kind == "word" and not eng.segmenter.is_word(f_text, fs, fe):
+                continue
+            ls, le = _line(s_text, start, end)
+            add(cat, v.span_from_folded(fs, fe), term, ls, s_text[ls:le])
+        for cat, lines in anchored.items():
+            for ls, le in sorted(lines):
+                for p in eng.patterns[cat]:
+                    m = p.regex.search(s_text, ls, le)
+                    if m is None or m.end() == m.start():
+                        continue
+                    if p.unless is not None and p.unless.search(s_text, ls, le):
+                        continue
+                    add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, s_text[ls:le])
+                    break
+        raw = list(eng.raw)
+        if self.links_forbidden:
+            raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
+        if raw and (eng.raw_prefilter is not None or self.links_forbidden):
+            lines: set[tuple[int, int]] = set()
+            if eng.raw_prefilter is not None:
+                lines |= {_line(f_text, m.start(), m.end()) for m in eng.raw_prefilter.finditer(f_text)}
+            if self.links_forbidden:
+                lines |= {_line(f_text, m.start(), m.end()) for m in _LINK.finditer(f_text)}
+            for ls, le in sorted(lines):
+                for p in raw:
+                    m = p.regex.search(f_text, ls, le)
+                    if m is None or m.end() == m.start():
+                        continue
+                    # a raw hit is keyed in the folded view; offset keeps it apart from S lines
+                    add(p.category, v.span_from_folded(m.start(), m.end()), p.source, -1 - ls, f_text[ls:le])
+        return out
+
+    # ---- public API --------------------------------------------------------------------
+    def check_text(self, text: str, *, whistled: bool = False) -> list[Flag]:
+        """Speech flags for a post's own words; a whistled player gets only `whistle_breach`."""
+        if whistled and self.whistle_enabled:
+            return self.whistle_flags(text)
+        return self._flags_from_hits(text, self.hits(text))
+
+    def check_texts(self, texts: Iterable[str], *, whistled: bool = False) -> list[list[Flag]]:
+        """`check_text` for many posts in one scan (one automaton pass, one set of regex calls)."""
+        texts = list(texts)
+        if whistled and self.whistle_enabled:
+            return [self.whistle_flags(t) for t in texts]
+        sep = "\n\x00\n"
+        starts: list[int] = []
+        pos = 0
+        for t in texts:
+            starts.append(pos)
+            pos += len(t) + len(sep)
+        joined = sep.join(texts)
+        per: list[list[Hit]] = [[] for _ in texts]
+        for h in self.hits(joined):
+            i = bisect.bisect_right(starts, h.start) - 1
+            base = starts[i]
+            end = min(h.end - base, len(texts[i]))
+            per[i].append(Hit(h.category, h.start - base, end, h.term))
+        return [self._flags_from_hits(t, hs) for t, hs in zip(texts, per)]
+
+    def _flags_from_hits(self, text: str, hits: list[Hit]) -> list[Flag]:
+        if not hits:
+            return []
+        first: dict[str, Hit] = {}
+        more: dict[str, int] = {}
+        for h in sorted(hits, key=lambda h: (h.start, -h.end)):
+            if h.category in first:
+                more[h.category] = more.get(h.category, 0) + 1
+            else:
+                first[h.category] = h
+        flags = []
+        for cat, h in first.items():
+            note = f"+{more[cat]} more in this post" if cat in more else ""
+            flags.append(self.flag(cat, text, h.start, h.end, term=h.term, note=note))
+        return flags
+
+    def whistle_flags(self, text: str) -> list[Flag]:
+        bad = whistle_offenders(text, self.whistle_sounds)
+        if not bad:
+            return []
+        chars = "".join(dict.fromkeys(c for _, c in bad))
+        return [self.flag("whistle_breach", text, bad[0][0], bad[-1][0] + 1, note=f"not an allowed sound: {chars}",
+                          evidence=chars)]
+
+    def structure_flags(self, text: str, *, colors: Iterable[str] = (), sizes: Iterable[str] = (),
+                        links: Iterable[str] = (), attachments: int = 0) -> list[Flag]:
+        """Font (red or enlarged), and links/attachments where the ruleset forbids them."""
+        flags: list[Flag] = []
+        font = getattr(getattr(self.ruleset, "moderation", None), "font", None)
+        threshold = font.red_distance if font else 120.0
+        red = [c for c in colors if is_red(c, threshold)]
+        if red:
+            flags.append(self.flag("font", text, 0, 0, term="red", evidence=f"color={red[0]}",
+                                   note=f"red font (within {threshold:g} of #FF0000)"))
+        if font is None or font.forbid_enlarged:
+            max_size = font.max_size if font else 3
+            big = [s for s in sizes if is_enlarged(s, max_size)]
+            if big:
+                flags.append(self.flag("font", text, 0, 0, term="size", evidence=f"size={big[0]}",
+                                       note=f"enlarged font (above size {max_size})"))
+        extra: list[str] = []
+        if self.links_forbidden:
+            extra += [f"link {u}" for u in links]
+        if self.attachments_forbidden and attachments:
+            extra.append(f"{attachments} attachment(s)")
+        if extra:
+            flags.append(self.flag("evidence", text, 0, 0, term="markup", evidence="; ".join(extra)))
+        return flags
+
+    def check_post(self, post: Any, ruleset: Any = None, *, whistled: bool = False, dead: bool = False,
+                   is_director: bool = False) -> list[Flag]:
+        """All flags for one Post: its words (unless hidden), fonts, 诈尸, links, water.
+
+        Directors are never flagged: they use red and large fonts by right and quote the rules."""
+        checker = self if ruleset is None or ruleset is self.ruleset else get_checker(ruleset)
+        if is_director:
+            return []
+        text = post.text or ""
+        flags: list[Flag] = []
+        if not post.hidden:
+            flags += checker.check_text(text, whistled=whistled)
+        for f in checker.structure_flags(text, colors=post.colors, sizes=post.sizes, links=post.links,
+                                         attachments=post.attachments):
+            if f.category == "evidence" and any(g.category == "evidence" for g in flags):
+                continue
+            flags.append(f)
+        if dead:
+            flags.append(checker.flag("dead_post", text, 0, min(len(text), 40), note="posted while out (诈尸)"))
+        activity = getattr(checker.ruleset, "activity", None)
+        if activity is not None and activity.exclude_water and not post.hidden and not whistled:
+            water = _is_water(text, post.smilies)
+            if water:
+                flags.append(checker.flag("water", text, 0, len(text), note="pure filler: not counted as a post"))
+        for f in flags:
+            f.pid, f.floor, f.author = post.pid, post.floor, post.author
+        return flags
+
+
+def _is_water(text: str, smilies: int) -> bool:
+    try:
+        from moderation.water import is_water
+    except ImportError:
+        return False
+    return bool(is_water(text, smilies))
+
+
+_CHECKERS: dict[tuple, Checker] = {}
+
+
+def get_checker(ruleset: Any) -> Checker:
+    """One Checker per ruleset (by its content), built on first use."""
+    k = (getattr(ruleset, "name", None), getattr(ruleset, "cite", None), repr(getattr(ruleset, "moderation", None)),
+         repr(getattr(ruleset, "whistle", None)), repr(getattr(ruleset, "activity", None)))
+    c = _CHECKERS.get(k)
+    if c is None:
+        c = _CHECKERS[k] = Checker(ruleset)
+    return c
+
+
+def lint_record(record: dict, ruleset: Any) -> dict:
+    """One `daoyan lint` line: `{"id", "text" | "html", "whistled"}` → `{"id", "flags"}`."""
+    checker = get_checker(ruleset)
+    whistled = bool(record.get("whistled"))
+    if record.get("html") is not None and record.get("text") is None:
+        loose = from_html(str(record["html"]))
+        text = loose.text
+        flags = checker.check_text(text, whistled=whistled)
+        flags += checker.structure_flags(text, colors=loose.colors, sizes=loose.sizes, links=loose.links)
+    else:
+        text = str(record.get("text") or "")
+        flags = checker.check_text(text, whistled=whistled)
+    return {"id": record.get("id"), "flags": [f.to_json() for f in flags]}

@@ -1,0 +1,150 @@
+"""The lexicon: data files under `moderation/lexicon/`, one per category, reviewed like code.
+
+Each `<category>.toml` may hold (all optional; see moderation/README.md):
+
+- `terms`   literal strings that fire wherever they appear, after normalisation.
+- `words`   strings that fire only where jieba agrees they are whole words (孙子 but not 孙子兵法).
+- `sounds`  whole words whose homophones and look-alikes fire too; a string, or a table
+            `{ term = "…", except = ["…"] }` listing real words among the variants.
+- `latin`   Latin-letter terms (sb, cnm, fuck): fire only between non-letters.
+- `anchors` + `patterns`  regexes over the squeezed view, run only on lines holding an anchor;
+            a pattern is a string or a table `{ re = "…", unless = "…" }` (`unless` is searched
+            on the same line and vetoes the hit).
+- `raw_prefilter` + `raw_patterns`  regexes over the folded view (spaces, digits and slashes
+            intact: timestamps, QQ numbers, (2/3) counters), run on lines the prefilter finds.
+- `unless`  a regex that, found on a hit's line, vetoes every hit of the category there
+            (curse: 我要是狼我就天打雷劈 is a pledge, not a curse).
+- `allow`   innocent words that contain a term (马甲线, 鸡肉, 操作): a term hit that an allowed
+            word overlaps and reaches past is dropped. Allow entries apply to every category.
+- `examples` / `clean`  posts that must / must not raise this category (checked by the tests).
+
+`allow.toml` holds allow entries shared by all; `lookalike.toml` the 形近 character table.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .normalize import key
+from .sounds import variants
+
+LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
+_SPECIAL = {"allow", "lookalike"}
+
+
+@dataclass(frozen=True)
+class Pattern:
+    category: str
+    regex: "re.Pattern[str]"
+    unless: "re.Pattern[str] | None"
+    source: str
+
+
+@dataclass
+class CategoryLexicon:
+    category: str
+    terms: list[str] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    sounds: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    latin: list[str] = field(default_factory=list)
+    anchors: list[str] = field(default_factory=list)
+    patterns: list[Pattern] = field(default_factory=list)
+    raw_prefilter: str = ""
+    raw_patterns: list[Pattern] = field(default_factory=list)
+    unless: "re.Pattern[str] | None" = None
+    examples: list[str] = field(default_factory=list)
+    clean: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Lexicon:
+    categories: dict[str, CategoryLexicon]
+    allow: list[str]
+    lookalike: dict[str, str]
+
+    def entries(self) -> list[tuple[str, str, str, str]]:
+        """(key, kind, category, term) for the automaton: kind is term | word | latin |
+        anchor | allow; sound variants come out as `word` entries of their category."""
+        out: list[tuple[str, str, str, str]] = []
+        for cat, lx in self.categories.items():
+            out += [(key(t), "term", cat, t) for t in lx.terms]
+            out += [(key(t), "word", cat, t) for t in lx.words]
+            out += [(key(t), "latin", cat, t) for t in lx.latin]
+            out += [(key(t), "anchor", cat, t) for t in lx.anchors]
+            for t, exc in lx.sounds:
+                out.append((key(t), "word", cat, t))
+                out += [(key(v), "word", cat, t) for v in sorted(variants(t, self.lookalike, set(exc)))]
+        out += [(key(a), "allow", "allow", a) for a in self.allow]
+        return [e for e in out if e[0]]
+
+
+def _compile(cat: str, item: object, where: str) -> Pattern:
+    if isinstance(item, str):
+        src, unless = item, None
+    elif isinstance(item, dict) and "re" in item:
+        src, unless = item["re"], item.get("unless")
+    else:
+        raise ValueError(f"{where}: a pattern is a string or a table with `re`")
+    try:
+        return Pattern(cat, re.compile(src, re.M), re.compile(unless, re.M) if unless else None, src)
+    except re.error as e:
+        raise ValueError(f"{where}: bad regex {src!r}: {e}") from None
+
+
+def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
+    lx = CategoryLexicon(cat)
+    lx.terms = list(data.get("terms", []))
+    lx.words = list(data.get("words", []))
+    for s in data.get("sounds", []):
+        if isinstance(s, str):
+            lx.sounds.append((s, ()))
+        else:
+            lx.sounds.append((s["term"], tuple(s.get("except", ()))))
+    lx.latin = [t.lower() for t in data.get("latin", [])]
+    lx.anchors = list(data.get("anchors", []))
+    lx.patterns = [_compile(cat, p, where) for p in data.get("patterns", [])]
+    lx.raw_prefilter = data.get("raw_prefilter", "")
+    lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
+    if lx.patterns and not lx.anchors:
+        raise ValueError(f"{where}: patterns need anchors (the literals that make them worth running)")
+    if lx.raw_patterns and not lx.raw_prefilter:
+        raise ValueError(f"{where}: raw_patterns need a raw_prefilter")
+    if data.get("unless"):
+        lx.unless = re.compile(data["unless"], re.M)
+    lx.examples = list(data.get("examples", []))
+    lx.clean = list(data.get("clean", []))
+    return lx
+
+
+def load_lexicon(directory: Path | None = None) -> Lexicon:
+    """Every `*.toml` of the lexicon directory; a file's name (or its `category`) is its category."""
+    files: list[tuple[str, str]] = []
+    if directory is None:
+        root = resources.files("moderation").joinpath("lexicon")
+        for entry in root.iterdir():
+            if entry.name.endswith(".toml"):
+                files.append((entry.name, entry.read_text("utf-8")))
+    else:
+        for p in sorted(Path(directory).glob("*.toml")):
+            files.append((p.name, p.read_text("utf-8")))
+    categories: dict[str, CategoryLexicon] = {}
+    allow: list[str] = []
+    lookalike: dict[str, str] = {}
+    for name, text in sorted(files):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"lexicon/{name}: {e}") from None
+        stem = name[: -len(".toml")]
+        if stem == "lookalike":
+            lookalike.update({k: str(v) for k, v in data.get("chars", {}).items()})
+            continue
+        allow += list(data.get("allow", []))
+        if stem in _SPECIAL:
+            continue
+        cat = data.get("category", stem)
+        categories[cat] = parse_category(cat, data, name)
+    return Lexicon(categories, allow, lookalike)

@@ -1,0 +1,210 @@
+"""Normalisation against evasion, with a way back to the words the player wrote.
+
+Players dodge a lexicon by writing 臥槽 for 卧槽, ｓｂ for sb, 卧*槽 or 你 妈 的, or 卧卧卧槽槽槽.
+Matching runs on two views of a post, both mapped back to the original characters:
+
+- the *folded* view: NFKC (full width → half width), lower case, traditional → simplified
+  (OpenCC's own character table, applied per character so positions stay put). One character
+  in, one character out, except for the few compatibility characters that NFKC expands
+  (㎏ → kg); only posts containing those pay for a per-character map.
+- the *squeezed* view: the folded view without filler symbols and spaces between two word
+  characters (卧*槽 → 卧槽, w c → wc), and with runs of three or more of the same letter cut to
+  one (卧卧卧槽槽槽 → 卧槽). Doubles are left alone: 妈妈, 哈哈, 看看 are ordinary Chinese.
+  Sentence punctuation (，。！？：) and newlines stay, so patterns can still see clauses.
+
+Every step is a plain function, tested on its own; `views()` chains them.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+@lru_cache(maxsize=1)
+def _t2s_chars() -> dict[str, str]:
+    """OpenCC's traditional → simplified character table (first candidate of each line)."""
+    table: dict[str, str] = {}
+    try:
+        text = resources.files("opencc").joinpath("dictionary/TSCharacters.txt").read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):  # fall back to the converter itself
+        import opencc
+
+        cc = opencc.OpenCC("t2s")
+        return {c: cc.convert(c) for c in "臥槽這媽發誓對們說導馬場專車頭腦殘雞豬狗給"}
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 2 and parts[1]:
+            simple = parts[1].split(" ")[0]
+            if len(parts[0]) == 1 and len(simple) == 1:
+                table[parts[0]] = simple
+    return table
+
+
+def nfkc(text: str) -> str:
+    """Full-width letters, digits and punctuation to their plain forms."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def lower(text: str) -> str:
+    return text.lower()
+
+
+def t2s(text: str) -> str:
+    """Traditional characters to simplified, one character for one."""
+    table = _t2s_chars()
+    return "".join(table.get(c, c) for c in text)
+
+
+def _fold_char(c: str) -> str:
+    return t2s(lower(nfkc(c)))
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict[int, str], "re.Pattern[str] | None"]:
+    """A `str.translate` table for characters that fold to one other character, and a regex
+    of the characters that fold to several (or none): those force the slow, mapped path."""
+    one: dict[int, str] = {}
+    multi: list[str] = []
+    candidates = set(map(chr, range(0x10000))) | set(_t2s_chars())
+    for c in candidates:
+        if 0xD800 <= ord(c) <= 0xDFFF:
+            continue
+        f = _fold_char(c)
+        if f == c:
+            continue
+        if len(f) == 1:
+            one[ord(c)] = f
+        else:
+            multi.append(c)
+    multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]") if multi else None
+    return one, multi_re
+
+
+def warm() -> None:
+    """Build the fold tables now (start-up) rather than on the first post."""
+    _tables()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """The folded view and, where it is not one-to-one, the original index of each character."""
+
+    text: str
+    origin: tuple[int, ...] | None  # None: identity
+    original_length: int
+
+    def to_original(self, i: int) -> int:
+        if self.origin is None:
+            return i
+        if i >= len(self.origin):
+            return self.original_length
+        return self.origin[i]
+
+
+def fold(text: str) -> Folded:
+    """NFKC + lower case + traditional → simplified, keeping positions."""
+    one, multi_re = _tables()
+    if multi_re is None or not multi_re.search(text):
+        return Folded(text.translate(one), None, len(text))
+    out: list[str] = []
+    origin: list[int] = []
+    for i, c in enumerate(text):
+        f = one.get(ord(c))
+        if f is None:
+            f = _fold_char(c) if multi_re.match(c) else c
+            if not f:
+                continue
+        out.append(f)
+        origin.extend([i] * len(f))
+    return Folded("".join(out), tuple(origin), len(text))
+
+
+FILLERS = r"[^\S\n]|[*.·•_~=#@$%^&|/\\`×+'\"\-]"
+_SQUEEZE = re.compile(rf"(?<=[^\W_])(?:{FILLERS})+(?=[^\W_])|([^\W\d_])\1{{2,}}")
+
+
+@dataclass(frozen=True)
+class Squeezed:
+    """The squeezed view with breakpoints: from `at[k]` on, add `shift[k]` to reach the folded view."""
+
+    text: str
+    at: tuple[int, ...]
+    shift: tuple[int, ...]
+    source_length: int
+
+    def to_source(self, i: int) -> int:
+        k = bisect.bisect_right(self.at, i) - 1
+        return i + (self.shift[k] if k >= 0 else 0)
+
+
+def squeeze(text: str) -> Squeezed:
+    """Drop fillers between word characters; cut runs of three or more to one character."""
+    pieces: list[str] = []
+    at: list[int] = []
+    shift: list[int] = []
+    last = 0
+    removed = 0
+    out_len = 0
+    for m in _SQUEEZE.finditer(text):
+        pieces.append(text[last:m.start()])
+        out_len += m.start() - last
+        if m.group(1):
+            pieces.append(m.group(1))
+            out_len += 1
+            removed += len(m.group(0)) - 1
+        else:
+            removed += len(m.group(0))
+        at.append(out_len)
+        shift.append(removed)
+        last = m.end()
+    if not at:
+        return Squeezed(text, (), (), len(text))
+    pieces.append(text[last:])
+    return Squeezed("".join(pieces), tuple(at), tuple(shift), len(text))
+
+
+_TRAIL = re.compile(rf"(?:{FILLERS})+$")
+
+
+@dataclass(frozen=True)
+class Views:
+    """The original text, its folded and squeezed views, and the maps between them."""
+
+    original: str
+    folded: Folded
+    squeezed: Squeezed
+
+    def span_from_folded(self, start: int, end: int) -> tuple[int, int]:
+        s = self.folded.to_original(start)
+        e = self.folded.to_original(end - 1) + 1 if end > start else s
+        return s, e
+
+    def span_from_squeezed(self, start: int, end: int) -> tuple[int, int]:
+        """A span of the squeezed view as a span of the folded view (fillers inside kept,
+        a stretched run at the end kept whole, trailing fillers dropped)."""
+        fs = self.squeezed.to_source(start)
+        if end >= len(self.squeezed.text):
+            fe = len(self.folded.text)
+        else:
+            fe = self.squeezed.to_source(end)
+        m = _TRAIL.search(self.folded.text, fs, fe)
+        if m and m.start() > fs:
+            fe = m.start()
+        return fs, fe
+
+    def original_span_from_squeezed(self, start: int, end: int) -> tuple[int, int]:
+        return self.span_from_folded(*self.span_from_squeezed(start, end))
+
+
+def views(text: str) -> Views:
+    f = fold(text)
+    return Views(text, f, squeeze(f.text))
+
+
+def key(term: str) -> str:
+    """A lexicon term as the automaton sees it: folded and squeezed like the posts."""
+    return squeeze(fold(term).text).text
