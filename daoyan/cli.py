@@ -35,13 +35,7 @@ def cli() -> None:
 
 
 for _name in COMMANDS:
-    try:
-        _mod = importlib.import_module(f"daoyan.commands.{_name}")
-    except ModuleNotFoundError as _e:  # a command whose module is not installed in this build
-        if _e.name != f"daoyan.commands.{_name}":
-            raise
-        continue
-    cli.add_command(_mod.command)
+    cli.add_command(importlib.import_module(f"daoyan.commands.{_name}").command)
 
 
 def main() -> None:

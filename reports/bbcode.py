@@ -1,0 +1,155 @@
+"""The announcement (公示) in Discuz! BBCode, ready to paste into the vote thread.
+
+It says only what players may know: the count, the outcome, invalid ballots and why, who did
+not vote, the lurking cards and the priest election. Flags under review, roles and post
+details stay out. Every name and reason comes from posts or the game file, so each is made
+inert before it goes in: a zero-width joiner after `[` and `<` keeps Discuz from reading a tag.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ._text import CARD_ZH, KIND_ZH, card_key, clean, floor_label, fmt_time, num, zone
+
+ZWJ = "\u200d"
+
+# Discuz colours per card; yellow is darkened to stay readable on a white post.
+_CARD_COLOUR = {"yellow": "#D4A000", "blue": "#1E6FD9", "red": "#D00000", "green": "#2E8B3A"}
+
+
+def inert(value: Any) -> str:
+    """Text that Discuz shows as written: no tag, smiley-code or HTML can start inside it."""
+    return clean(value).replace("[", "[" + ZWJ).replace("<", "<" + ZWJ)
+
+
+def _names(names: Iterable[Any]) -> str:
+    return "、".join(inert(n) for n in names if clean(n)) or "无"
+
+
+def _voters(voters: Iterable[Any], floors: Mapping[str, int]) -> str:
+    out = []
+    for v in voters:
+        name = clean(v)
+        if not name:
+            continue
+        f = floors.get(name)
+        out.append(inert(name) + (f"[color=gray]（#{f}）[/color]" if f is not None else ""))
+    return "、".join(out) or "—"
+
+
+def _counted_floors(ballots: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Each voter's standing floor, so readers can check the count against the thread."""
+    floors: dict[str, int] = {}
+    for b in ballots:
+        f = b.get("floor")
+        if b.get("counted") and isinstance(f, int) and not isinstance(f, bool):
+            floors[clean(b.get("voter"))] = f
+    return floors
+
+
+def _card(card: Any) -> str:
+    key = card_key(card)
+    if not key:
+        return inert(card)
+    return f"[color={_CARD_COLOUR[key]}][b]{CARD_ZH[key]}[/b][/color]"
+
+
+def _tally_table(tally: list[Mapping[str, Any]], floors: Mapping[str, int]) -> list[str]:
+    rows = ["[table=98%]",
+            "[tr][td][b]投票对象[/b][/td][td][b]票数[/b][/td][td][b]投票者（按楼层）[/b][/td][/tr]"]
+    for t in tally:
+        rows.append(f"[tr][td][b]{inert(t.get('target'))}[/b][/td][td]{num(t.get('weight'))}[/td]"
+                    f"[td]{_voters(t.get('voters') or [], floors)}[/td][/tr]")
+    rows.append("[/table]")
+    return rows
+
+
+def _outcome(outcome: Mapping[str, Any]) -> str:
+    tie = [n for n in outcome.get("tie") or [] if clean(n)]
+    out = clean(outcome.get("out"))
+    if tie and not out:
+        return f"[b]结果：[/b]{_names(tie)} [color=#D00000][b]平票，无人出局[/b][/color]"
+    if out:
+        extra = f"（{_names(tie)} 平票）" if tie else ""
+        return f"[b]结果：[/b][color=#D00000][b]{inert(out)}[/b][/color] 出局{extra}"
+    return "[b]结果：[/b]无人得票，无人出局"
+
+
+def _invalid(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for b in ballots:
+        if b.get("valid", True):
+            continue
+        kind = KIND_ZH.get(clean(b.get("kind")), "投票")
+        target = clean(b.get("target"))
+        head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}（{kind}{'：' + inert(target) if target else ''}）"
+        why = "；".join(inert(p.get("message") or p.get("code")) for p in b.get("problems") or [] if isinstance(p, Mapping))
+        lines.append(f"[*]{head.strip()}：{why or '无效'}")
+    return lines
+
+
+def _penalties(penalties: Iterable[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for p in penalties:
+        reason = clean(p.get("reason"))
+        lines.append(f"[*][b]{inert(p.get('player'))}[/b] {_card(p.get('card'))}"
+                     f"（{inert(p.get('rule'))}）{'：' + inert(reason) if reason else ''}")
+    return lines
+
+
+def render_bbcode(analysis: Mapping[str, Any]) -> str:
+    """The day's 公示 as BBCode text, ending in a newline."""
+    game = analysis.get("game") or {}
+    tz = zone(game.get("timezone"))
+    votes = analysis.get("votes") or {}
+    activity = analysis.get("activity") or {}
+    day = analysis.get("day")
+    ballots = [b for b in votes.get("ballots") or [] if isinstance(b, Mapping)]
+    name = inert(game.get("name") or game.get("cite") or "")
+
+    out = [f"[size=5][b]{name + ' ' if name else ''}第{num(day)}天 投票公示[/b][/size]"]
+    at = votes.get("at") or analysis.get("at")
+    line = f"[color=gray]统计截至 {fmt_time(at, tz)}"
+    if analysis.get("closes"):
+        line += f"，关门 {fmt_time(analysis.get('closes'), tz)}"
+    out.append(line + "[/color]")
+    if activity.get("accelerated"):
+        out.append("[color=#D00000]本讨论日已加速，改票作废。[/color]")
+    out.append("")
+
+    out.append("[size=4][b]票数统计[/b][/size]")
+    tally = [t for t in votes.get("tally") or [] if isinstance(t, Mapping)]
+    if tally:
+        out.extend(_tally_table(tally, _counted_floors(ballots)))
+    else:
+        out.append("暂无有效票。")
+    if votes.get("abstained"):
+        out.append(f"弃权：{_names(votes['abstained'])}")
+    out.append("")
+    out.append(_outcome(votes.get("outcome") or {}))
+    out.append("")
+
+    invalid = _invalid(ballots)
+    out.append("[size=4][b]无效票[/b][/size]")
+    out.extend(["[list]", *invalid, "[/list]"] if invalid else ["无"])
+    out.append("")
+
+    out.append(f"[b]未投票：[/b]{_names(votes.get('not_voted') or [])}")
+    out.append("")
+
+    penalties = [p for p in activity.get("penalties") or [] if isinstance(p, Mapping)]
+    out.append("[size=4][b]潜水处罚[/b][/size]")
+    out.extend(["[list]", *_penalties(penalties), "[/list]"] if penalties else ["无"])
+
+    election = analysis.get("election")
+    if isinstance(election, Mapping) and clean(election.get("winner")):
+        out.append("")
+        out.append(f"[b]神父推举：[/b][color=#1E6FD9][b]{inert(election['winner'])}[/b][/color] 当选")
+        rows = [f"{inert(t.get('target'))} {num(t.get('weight'))}"
+                for t in election.get("tally") or [] if isinstance(t, Mapping)]
+        if rows:
+            out.append("[color=gray]推举票数：" + "，".join(rows) + "[/color]")
+
+    out.append("")
+    out.append("[color=gray]以上为导演统计，如有疑问请向导演反映。[/color]")
+    return "\n".join(out) + "\n"
