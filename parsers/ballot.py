@@ -78,6 +78,23 @@ def is_ballot_attempt(text: str, rules: VoteRules) -> bool:
     return re.search(f"(?m)^[\\s*#>【\\[]*(?:{targets})(?:\\s+|[=＝-])\\S", text) is not None
 
 
+def free_form_vote(text: str, players: Sequence[str], rules: VoteRules) -> tuple[str, str] | None:
+    """A vote written in free words (`我投霜降，理由是…`, `改投包子`, `这票给饺子`) instead of the
+    format: (kind, player) so the director sees it as an invalid ballot, not as talk."""
+    names = "|".join(re.escape(p) for p in sorted(players, key=len, reverse=True))
+    if not names:
+        return None
+    m = re.match(rf"\s*(?:我的票|我|这票|本人)?\s*(改投|改票给|投票给|投给|投|票给)\s*({names}|{re.escape(rules.abstain_word)})", text)
+    if m is None or len(text) > 120 or re.search(r"[?？吗]", text[m.end():m.end() + 3]):
+        return None
+    return ("change" if m.group(1).startswith("改") else "vote"), m.group(2)
+
+
+def _snippet(text: str) -> str:
+    t = " ".join(text.split())
+    return t if len(t) <= 24 else t[:23] + "…"
+
+
 def _distance(a: str, b: str) -> int:
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
@@ -159,7 +176,13 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
             problems.append(Problem("not_a_player", f"代投对象“{name}”不是本场玩家，此代投不计。"))
     else:
         if not is_ballot_attempt(text, rules):
-            return None
+            free = free_form_vote(text, players, rules)
+            if free is None or author_key not in roster:
+                return None
+            kind, target = free
+            return ParsedBallot(voter=voter, kind=kind, target=None, reason=None, author=post.author,
+                                is_change=kind == "change", written_target=target,
+                                problems=(_format_problem(f"写成了“{_snippet(text)}”"),))
         if author_key not in roster:
             problems.append(Problem("not_a_player", f"{post.author}不是本场玩家，投票不计。"))
         elif marked is not None:

@@ -40,8 +40,18 @@ def test_votes_match_the_hand_count(demo_dir: Path, day: int) -> None:
     for pid, w in EXPECTED["ballots"].items():
         b = ballots.get(int(pid))
         if b is None:
+            assert w["voter"] not in EXPECTED["days"][day]["players"] or int(pid) not in _day_pids(demo_dir, day), (pid, w)
             continue
         assert (b["valid"], b["counted"]) == (w["valid"], w["counted"]), (pid, w)
+
+
+def _day_pids(demo_dir: Path, day: int) -> set[int]:
+    from daoyan.gamefile import load_game
+    from daoyan.store import Store
+
+    g = load_game(demo_dir / "game.toml")
+    with Store(g.store_path) as s:
+        return {p.pid for p in s.posts(g.day(day).vote_tid)}
 
 
 @pytest.mark.parametrize("day", [1, 2])
