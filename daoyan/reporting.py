@@ -17,7 +17,7 @@ def day_dict(a: DayAnalysis, *, remind: bool = False) -> dict:
 
 
 def write_day_reports(game: Game, store: Store, day: int, out: Path, at: datetime | None = None, *,
-                      remind: bool = False) -> dict[str, Path]:
+                      remind: bool = True) -> dict[str, Path]:
     from reports import write_reports
 
     a = analyze_day(game, store, day, at)
