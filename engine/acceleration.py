@@ -33,6 +33,7 @@ from daoyan.ruleset import AccelerationRules, Ruleset
 from parsers.models import Post
 
 from .state import DayState
+from .window import left_out
 
 ACCELERATE, DELAY = "accelerate", "delay"
 
@@ -154,19 +155,8 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
         if not st:
             continue
         key, t = normalize_name(post.author), post.posted_at
-        why = None
-        if key not in roster:
-            why = "out" if key in gone else "not_a_player"
-        elif t is None:
-            why = "no_time"
-        elif t < day.opens:
-            why = "before_open"
-        elif t > cutoff:
-            why = "after_cutoff"
-        elif t > end:
-            why = "after_at"
-        elif key in left and t >= left[key]:
-            why = "out"
+        why = left_out(key, t, roster=roster, gone=gone, left=left, opens=day.opens, deadline=cutoff,
+                       deadline_why="after_cutoff", end=end)
         seen.append(ProgressRequest(pid=post.pid, floor=post.floor, player=post.author, posted_at=t,
                                     stance=st, counted=why is None, why=why))
         if why is not None:

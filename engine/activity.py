@@ -27,6 +27,7 @@ from moderation.water import is_water
 from parsers.models import Post
 
 from .state import DayState
+from .window import left_out
 
 if TYPE_CHECKING:
     from .acceleration import Acceleration
@@ -135,20 +136,9 @@ def count_activity(posts_by_role: Mapping[str, Sequence[Post]], *, ruleset: Rule
 
     for role, post in _unique(posts_by_role, ruleset.activity.count_in):
         key = normalize_name(post.author)
-        why: str | None = None
         t = post.posted_at
-        if key not in roster:
-            why = "out" if key in gone else "not_a_player"
-        elif t is None:
-            why = "no_time"
-        elif t < day.opens:
-            why = "before_open"
-        elif t > day.closes:
-            why = "after_close"
-        elif t > end:
-            why = "after_at"
-        elif key in left and t >= left[key]:
-            why = "out"
+        why = left_out(key, t, roster=roster, gone=gone, left=left, opens=day.opens, deadline=day.closes,
+                       deadline_why="after_close", end=end)
         if why is None:
             name = roster[key]
             posts[name] += 1
