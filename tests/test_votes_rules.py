@@ -286,11 +286,17 @@ def test_no_ballots_at_all():
 
 
 # --- who has not voted ----------------------------------------------------------------------------
-def test_not_voted_invalid_ballot_is_a_reply_in_m84_not_in_004():
+def test_not_voted_invalid_ballot_is_a_reply_unless_the_ruleset_says_otherwise():
+    import dataclasses
+
     posts = [P(2, "饺子", V("包仔"), "1 12:00"), P(3, "路人甲", V("包子"), "1 12:00"),
              P(4, "馄饨", V("包子"), "2 22:30")]
     assert count(posts, "m84").not_voted == ("包子", "馄饨", "汤圆", "烧卖")
-    assert count(posts, "004").not_voted == ("饺子", "包子", "馄饨", "汤圆", "烧卖")
+    assert count(posts, "004").not_voted == ("包子", "馄饨", "汤圆", "烧卖")
+    rs = load_ruleset("004")
+    strict = dataclasses.replace(rs, vote=dataclasses.replace(rs.vote, invalid_counts_as_voted=False))
+    c = count_votes(posts, rules=strict, day=DAY, state=state())
+    assert c.not_voted == ("饺子", "包子", "馄饨", "汤圆", "烧卖")
 
 
 def test_not_voted_leaves_out_the_excused_and_the_dead():
