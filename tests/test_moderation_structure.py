@@ -16,7 +16,7 @@ C004 = load_ruleset("004")
 
 @pytest.mark.parametrize("value, red", [
     ("#FF0000", True), ("#FF1010", True), ("#f00", True), ("Red", True), ("red", True),
-    ("darkred", True), ("crimson", True), ("rgb(250, 10, 10)", True), ("color: #EE1111", True),
+    ("darkred", False), ("sienna", False), ("firebrick", True), ("crimson", True), ("rgb(250, 10, 10)", True), ("color: #EE1111", True),
     ("Blue", False), ("#999999", False), ("tomato", False), ("#FF8080", False), ("green", False),
     ("nonsense", False),
 ])
