@@ -84,9 +84,14 @@ def test_whistled_record_reports_only_whistle_breach():
 
 
 def test_links_are_evidence_only_where_the_ruleset_forbids_them():
+    import dataclasses
+
     text = "http://bbs.example.com/thread-1234-1-1.html 你们自己看"
-    assert "evidence" not in cats(text, M84)
+    assert "evidence" in cats(text, M84)
     assert "evidence" in cats(text, C004)
+    mod = dataclasses.replace(M84.moderation, evidence=dataclasses.replace(M84.moderation.evidence, links_forbidden=False))
+    lenient = dataclasses.replace(M84, name="lenient", moderation=mod)
+    assert "evidence" not in cats(text, lenient)
 
 
 def test_html_record_strips_quotes_and_reads_fonts():
