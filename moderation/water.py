@@ -32,8 +32,8 @@ FILLERS: tuple[str, ...] = (
 # Laughter and cheering spelt by repetition: 2333…, 666…, hhh…
 FILLER_PATTERNS: tuple[str, ...] = (r"23{2,}", r"6{2,}", r"h{2,}", r"1{2,}")
 
-_FILLER_RE = re.compile("|".join(
-    list(FILLER_PATTERNS) + [re.escape(f) for f in sorted({f.casefold() for f in FILLERS}, key=len, reverse=True)]))
+_FILLER_RUN = re.compile("(?:" + "|".join(
+    list(FILLER_PATTERNS) + [re.escape(f) for f in sorted({f.casefold() for f in FILLERS}, key=len, reverse=True)]) + ")*")
 
 
 def _normal(text: str) -> str:
@@ -47,9 +47,10 @@ def _is_mark(ch: str) -> bool:
     return cat[0] in ("P", "S") or cat in ("Mn", "Me", "Cf", "Sk")
 
 
-def _strip_fillers(s: str) -> str:
-    """What remains of `s` after removing filler words, left to right, repetitions and longest first."""
-    return _FILLER_RE.sub("", s)
+def _only_fillers(s: str) -> bool:
+    """Whether `s` (marks already removed) is a run of filler words; backtracking finds the
+    split (顶 + 顶起) that a greedy left-to-right strip would miss."""
+    return _FILLER_RUN.fullmatch(s) is not None
 
 
 def is_water(text: str, smilies: int = 0) -> bool:
@@ -65,5 +66,4 @@ def is_water(text: str, smilies: int = 0) -> bool:
         return True
     if len(s) > MAX_FILLER_CHARS:
         return False
-    rest = _strip_fillers(s)
-    return all(_is_mark(ch) for ch in rest)
+    return _only_fillers("".join(ch for ch in s if not _is_mark(ch)))
