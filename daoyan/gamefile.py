@@ -6,6 +6,7 @@ one `GameFileError` naming the file, the field and what is expected.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -193,16 +194,27 @@ class _Reader:
 
     def get(self, table: dict, key: str, where: str, types: tuple, required: bool = True,
             default: Any = None, expect: str = "") -> Any:
+        name = f"{where}.{key}" if where else key
         if key not in table:
             if required:
-                raise self.fail(f"{where}.{key}", f"missing; expected {expect or types[0].__name__}")
+                raise self.fail(name, f"missing; expected {expect or types[0].__name__}")
             return default
         v = table[key]
         if isinstance(v, bool) and bool not in types:
-            raise self.fail(f"{where}.{key}", f"expected {expect or types[0].__name__}, got {v!r}")
+            raise self.fail(name, f"expected {expect or types[0].__name__}, got {v!r}")
         if not isinstance(v, types):
-            raise self.fail(f"{where}.{key}", f"expected {expect or types[0].__name__}, got {v!r}")
+            raise self.fail(name, f"expected {expect or types[0].__name__}, got {v!r}")
+        if isinstance(v, int) and not -2**63 <= v < 2**63:  # beyond what SQLite (the store) holds
+            raise self.fail(name, f"expected {expect or types[0].__name__}, got a number out of range ({v})")
         return v
+
+    def tables(self, data: dict, key: str) -> list[dict]:
+        """An array of tables (`[[event]]`, …): absent is none; anything else than tables is a mistake."""
+        items = self.get(data, key, "", (list,), required=False, default=[], expect=f"[[{key}]] tables")
+        for i, t in enumerate(items):
+            if not isinstance(t, dict):
+                raise self.fail(f"{key}[{i}]", f"expected a [[{key}]] table, got {t!r}")
+        return items
 
     def moment(self, table: dict, key: str, where: str, tz: ZoneInfo, required: bool = True) -> datetime | None:
         v = table.get(key)
@@ -266,8 +278,11 @@ def parse_game(text: str, path: Path) -> Game:
         login=login,
         api_page_size=int(r.get(f, "api_page_size", "forum", (int,), required=False, default=500)),
     )
-    if forum.rate <= 0 or forum.connections < 1 or forum.timeout <= 0 or forum.api_page_size < 1:
-        raise r.fail("forum.rate", "rate, connections, timeout and api_page_size must be positive")
+    if not (math.isfinite(forum.rate) and math.isfinite(forum.timeout)) or forum.rate <= 0 \
+            or forum.connections < 1 or forum.timeout <= 0 or forum.api_page_size < 1:
+        raise r.fail("forum.rate", "rate, connections, timeout and api_page_size must be positive numbers")
+    if forum.retries < 0:
+        raise r.fail("forum.retries", f"expected 0 or more retries, got {forum.retries}")
 
     spec = r.get(g, "ruleset", "game", (str,), expect="a preset name (m84, 004) or a path to a ruleset TOML")
     try:
@@ -329,10 +344,8 @@ def parse_game(text: str, path: Path) -> Game:
     bynum = {d.number: d for d in days}
 
     events: list[Event] = []
-    for i, e in enumerate(data.get("event", [])):
+    for i, e in enumerate(r.tables(data, "event")):
         w = f"event[{i}]"
-        if not isinstance(e, dict):
-            raise r.fail(w, "expected an [[event]] table")
         r.check_known(e, "event", w)
         dn = r.get(e, "day", w, (int,))
         if dn < 1:
@@ -345,11 +358,11 @@ def parse_game(text: str, path: Path) -> Game:
             player = player_of(e.get("player"), f"{w}.player")
         elif "player" in e:
             raise r.fail(f"{w}.player", f"an {kind} event takes no player")
-        events.append(Event(day=dn, kind=kind, player=player, reason=e.get("reason"),
+        events.append(Event(day=dn, kind=kind, player=player, reason=r.get(e, "reason", w, (str,), required=False),
                             at=r.moment(e, "at", w, tz, required=False)))
 
     proxies: list[ProxyVote] = []
-    for i, p in enumerate(data.get("proxy", [])):
+    for i, p in enumerate(r.tables(data, "proxy")):
         w = f"proxy[{i}]"
         r.check_known(p, "proxy", w)
         dn = r.get(p, "day", w, (int,))
@@ -360,10 +373,11 @@ def parse_game(text: str, path: Path) -> Game:
             target = player_of(target, f"{w}.target")
         at = r.moment(p, "at", w, tz, required=False) or bynum[dn].opens
         proxies.append(ProxyVote(day=dn, player=player_of(p.get("player"), f"{w}.player"), target=target, at=at,
-                                 reason=p.get("reason", "代投"), change=bool(p.get("change", False))))
+                                 reason=r.get(p, "reason", w, (str,), required=False, default="代投"),
+                                 change=r.get(p, "change", w, (bool,), required=False, default=False)))
 
     cards: list[ManualCard] = []
-    for i, c in enumerate(data.get("card", [])):
+    for i, c in enumerate(r.tables(data, "card")):
         w = f"card[{i}]"
         r.check_known(c, "card", w)
         color = r.get(c, "card", w, (str,), expect=" | ".join(CARD_COLORS))
@@ -371,8 +385,12 @@ def parse_game(text: str, path: Path) -> Game:
             raise r.fail(f"{w}.card", f"{color!r} is not a card of this ruleset ({', '.join(ruleset.cards.colors)})")
         cards.append(ManualCard(day=r.get(c, "day", w, (int,)), player=player_of(c.get("player"), f"{w}.player"),
                                 card=color, rule=r.get(c, "rule", w, (str,), required=False, default="违规判定 8(1)"),
-                                reason=c.get("reason", ""), pid=c.get("pid")))
+                                reason=r.get(c, "reason", w, (str,), required=False, default=""),
+                                pid=r.get(c, "pid", w, (int,), required=False, expect="a post id (pid)")))
 
+    rules_tid = r.get(g, "rules_tid", "game", (int,), required=False, expect="a thread id (the tid= of its address)")
+    if rules_tid is not None and rules_tid <= 0:
+        raise r.fail("game.rules_tid", f"expected a positive thread id, got {rules_tid}")
     camps_raw = r.get(g, "camps", "game", (dict,), required=False, default={})
     camps = {player_of(k, f"game.camps.{k}"): str(v) for k, v in camps_raw.items()}
     store = r.get(g, "store", "game", (str,), required=False, default=None)
@@ -381,8 +399,8 @@ def parse_game(text: str, path: Path) -> Game:
         store_path = path.parent / store_path if store else store_path
     return Game(path=path, forum=forum, ruleset=ruleset, timezone=tz, players=tuple(players),
                 directors=tuple(directors), days=tuple(days), events=tuple(events), proxies=tuple(proxies),
-                cards=tuple(cards), store_path=store_path, name=g.get("name", ""), camps=camps,
-                rules_tid=r.get(g, "rules_tid", "game", (int,), required=False))
+                cards=tuple(cards), store_path=store_path, name=r.get(g, "name", "game", (str,), required=False, default=""),
+                camps=camps, rules_tid=rules_tid)
 
 
 def load_game(path: str | os.PathLike) -> Game:

@@ -10,8 +10,8 @@ page): a gap is fetched again before the scan ends.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, NamedTuple
 
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from parsers.models import Post, ThreadPage
@@ -22,6 +22,7 @@ from .gamefile import Game
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)
+LOGIN_RETRIES = 5  # logins again for one page before the scan gives up on the session
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Scanner:
         self.progress = progress or (lambda label, done, total: None)
         self.api_ok: bool | None = {"always": True, "never": False}.get(game.forum.api)
         self.logged_in = False
+        self._login_lock = asyncio.Lock()
+        self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
 
     # ------------------------------------------------------------ fetching
 
@@ -70,63 +73,104 @@ class Scanner:
             return
         await self.client.login(*creds)
         self.logged_in = True
+        self._login_gen += 1
+
+    async def _relogin(self, seen: int) -> None:
+        """The session expired mid-scan: log in again, once for every task that noticed at the same time."""
+        async with self._login_lock:
+            if self._login_gen == seen:
+                await self._login()
 
     async def _html(self, tid: int, page: int) -> tuple[Fetched, ThreadPage]:
-        for attempt in range(3):
+        expired = 0
+        broken = 0
+        while True:
+            gen = self._login_gen
             f = await self.client.thread_page(tid, page)
             what = f"thread {tid} page {page}"
             try:
                 return f, parse_thread_page(f.text, tz=self.game.timezone, tid_hint=tid, what=what)
             except LoginRequired:
-                if self.game.forum.login is None or attempt == 2:
+                expired += 1
+                if self.game.forum.login is None or expired > LOGIN_RETRIES:
                     raise
-                await self._login()  # the session expired mid-scan
+                await self._relogin(gen)
             except PageFormatError:
-                if attempt == 2:
+                broken += 1
+                if broken >= 3:
                     raise
-        raise AssertionError("unreachable")
 
     async def _api(self, tid: int, page: int, ppp: int) -> tuple[Fetched, ThreadPage] | None:
-        if self.api_ok is False:
-            return None
-        try:
-            f = await self.client.api_thread(tid, page, ppp)
-        except ForumError:
-            if self.api_ok:
+        expired = 0
+        while True:
+            if self.api_ok is False:
+                return None
+            gen = self._login_gen
+            try:
+                f = await self.client.api_thread(tid, page, ppp)
+            except ForumError:
+                if self.api_ok:
+                    raise
+                self.api_ok = False
+                return None
+            what = f"thread {tid} (mobile API page {page})"
+            try:
+                doc = load_api_json(f.text, what)
+                if "Variables" not in doc:
+                    raise PageFormatError(f"{what}: not a Discuz mobile API answer")
+                tp = parse_api_thread(doc, tz=self.game.timezone, what=what)
+            except ThreadMissing:
                 raise
-            self.api_ok = False
-            return None
-        what = f"thread {tid} (mobile API page {page})"
-        try:
-            doc = load_api_json(f.text, what)
-            if "Variables" not in doc:
-                raise PageFormatError(f"{what}: not a Discuz mobile API answer")
-            tp = parse_api_thread(doc, tz=self.game.timezone, what=what)
-        except ThreadMissing:
-            raise
-        except (PageFormatError, LoginRequired) as e:
-            if self.api_ok or isinstance(e, LoginRequired) and self.game.forum.login is not None:
-                raise
-            self.api_ok = False  # no mobile API here (or not for guests): desktop pages only
-            return None
-        self.api_ok = True
-        return f, tp
+            except LoginRequired:
+                if self.game.forum.login is not None:
+                    expired += 1
+                    if expired > LOGIN_RETRIES:
+                        raise
+                    await self._relogin(gen)  # the session expired mid-scan
+                    continue
+                if self.api_ok:
+                    raise
+                self.api_ok = False  # the API is closed to guests here: desktop pages only
+                return None
+            except PageFormatError:
+                if self.api_ok:
+                    raise
+                self.api_ok = False  # no mobile API here: desktop pages only
+                return None
+            self.api_ok = True
+            return f, tp
 
-    async def _api_thread(self, tid: int) -> list[Post] | None:
-        ppp = self.game.forum.api_page_size
+    async def _api_thread(self, tid: int, known_floors: int = 0) -> "list[_Seen] | None":
+        """The whole thread from the API. A re-scan asks for the floors it knows plus a page size
+        of new ones in one request (X3.5 honours any ppp), so an unchanged thread costs one."""
+        ppp = self.game.forum.api_page_size + known_floors
         first = await self._api(tid, 1, ppp)
         if first is None:
             return None
         f, tp = first
         self._save(f, tp, "api")
-        posts = list(tp.posts)
+        posts = [_seen(p) for p in tp.posts]
         if tp.last_page > 1:
-            rest = await asyncio.gather(*(self._api(tid, n, ppp) for n in range(2, tp.last_page + 1)))
-            for r in rest:
-                if r is not None:
-                    self._save(r[0], r[1], "api")
-                    posts += r[1].posts
+            rest = await asyncio.gather(*(self._api_saved(tid, n, ppp) for n in range(2, tp.last_page + 1)))
+            for seen in rest:
+                if seen is not None:
+                    posts += seen
         return posts
+
+    async def _api_saved(self, tid: int, page: int, ppp: int) -> "list[_Seen] | None":
+        """An API page fetched and stored at once: a finished task keeps only what the scan needs."""
+        r = await self._api(tid, page, ppp)
+        if r is None:
+            return None
+        self._save(r[0], r[1], "api")
+        return [_seen(p) for p in r[1].posts]
+
+    async def _html_saved(self, tid: int, page: int) -> ThreadPage:
+        """A desktop page fetched and stored at once; the answer is the page without its posts, so
+        the tasks of a 2,000-page thread do not hold every response and Post until the end."""
+        f, tp = await self._html(tid, page)
+        self._save(f, tp, "html")
+        return _summary(tp)
 
     def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
         return self.store.save_page(f.url, f.status, f.headers.get("content-type", ""), f.content, tp, source)
@@ -137,13 +181,13 @@ class Scanner:
         ts = ThreadScan(tid=tid)
         known = self.store.thread(tid)
         before = self.store.post_keys(tid)
-        api_task = asyncio.create_task(self._api_thread(tid))
+        api_task = asyncio.create_task(self._api_thread(tid, int((known or {}).get("max_floor") or 0)))
         html_pages: dict[int, ThreadPage] = {}
         try:
             if known is None or self.full or not known.get("per_page"):
                 api_posts = None
                 f1, p1 = await self._html(tid, 1)
-                html_pages[1] = p1
+                html_pages[1] = _summary(p1)
                 self._save(f1, p1, "html")
                 todo = list(range(2, p1.last_page + 1))
                 per_page = len(p1.posts) if p1.last_page > 1 else (known or {}).get("per_page") or max(10, len(p1.posts))
@@ -154,19 +198,21 @@ class Scanner:
             done = 0
             self.progress(f"tid {tid}", done, len(todo) + len(html_pages))
             while todo:
-                for coro in asyncio.as_completed([self._html(tid, n) for n in todo]):
-                    f, tp = await coro
-                    html_pages[tp.page] = tp
-                    self._save(f, tp, "html")
-                    done += 1
-                    self.progress(f"tid {tid}", done, done + len(todo))
+                tasks = [asyncio.create_task(self._html_saved(tid, n)) for n in todo]
+                try:
+                    for fut in asyncio.as_completed(tasks):
+                        tp = await fut
+                        html_pages[tp.page] = tp
+                        done += 1
+                        self.progress(f"tid {tid}", done, done + len(todo))
+                finally:
+                    await _cancel(tasks)
                 seen_last = max(tp.last_page for tp in html_pages.values())
                 todo = list(range(max(html_pages) + 1, seen_last + 1))
             if api_posts is None:
                 api_posts = await api_task
         finally:
-            if not api_task.done():
-                api_task.cancel()
+            await _cancel([api_task])
         last_page = max([tp.last_page for tp in html_pages.values()] + [int((known or {}).get("last_page") or 1)])
         if api_posts is not None:
             missing = await self._fill_from_api(tid, api_posts, per_page)
@@ -189,7 +235,7 @@ class Scanner:
         return ts
 
     def _pages_to_refetch(self, tid: int, known: dict, before: dict[int, tuple[int, str, int]],
-                          api_posts: list[Post] | None, per_page: int) -> list[int]:
+                          api_posts: "list[_Seen] | None", per_page: int) -> list[int]:
         """Pages with new or changed floors, by the API's list, or from the last known page onward."""
         last = int(known.get("last_page") or 1)
         if api_posts is None:
@@ -201,7 +247,7 @@ class Scanner:
                 pages.add(i // per_page + 1)
         return sorted(pages)
 
-    async def _fill_from_api(self, tid: int, api_posts: list[Post], per_page: int) -> list[int]:
+    async def _fill_from_api(self, tid: int, api_posts: "list[_Seen]", per_page: int) -> list[int]:
         """Floors the API lists that no page read holds (shifted by a deletion): fetch their pages
         again; what is still missing is kept from the API read."""
         stored = self.store.floors(tid)
@@ -242,12 +288,22 @@ class Scanner:
         tag = game_tag(t.subject for t in result.threads if t.subject)
         found = None
         if len(fids) == 1 and tag:
-            try:
-                f = await self.client.get("forum.php", {"mod": "forumdisplay", "fid": fids.pop()})
-                found = next((tid for tid, subj in parse_forum_threads(f.text)
-                              if subj.startswith(tag) and "规则" in subj and tid not in self.game.tids), None)
-            except ForumError:
-                return None
+            fid = fids.pop()
+            listed: list[tuple[int, str]] = []
+            for _ in range(2):
+                gen = self._login_gen
+                try:
+                    f = await self.client.get("forum.php", {"mod": "forumdisplay", "fid": fid})
+                except ForumError:
+                    return None
+                listed = parse_forum_threads(f.text)
+                if listed or self.game.forum.login is None:
+                    break
+                await self._relogin(gen)  # a notice instead of the board: the session may have expired
+            if not listed:
+                return None  # not a board listing (a notice, an error page): ask again next scan
+            found = next((tid for tid, subj in listed
+                          if subj.startswith(tag) and "规则" in subj and tid not in self.game.tids), None)
         self.store.db["meta"].upsert({"key": "rules_tid", "value": str(found or "")}, pk="key")
         return found
 
@@ -280,6 +336,38 @@ class Scanner:
         if errors:
             raise ForumError("; ".join(errors) + " (everything else was scanned and stored)")
         return result
+
+
+class _Seen(NamedTuple):
+    """What a scan keeps of an API post once it is stored: enough to find changed pages and gaps
+    (the Post itself, markup and all, would be held for every floor of the thread)."""
+
+    pid: int
+    floor: int
+    text: str
+    hidden: bool
+
+
+def _seen(p: Post) -> _Seen:
+    return _Seen(p.pid, p.floor, p.text, p.hidden)
+
+
+def _summary(tp: ThreadPage) -> ThreadPage:
+    """A stored page without its posts: the scan needs only its place and the pager."""
+    return replace(tp, posts=[])
+
+
+async def _cancel(tasks: list[asyncio.Task]) -> None:
+    """Stop the tasks still running (a page failed, or the scan was interrupted) and wait for them,
+    so none outlives the client it is using."""
+    pending = [t for t in tasks if not t.done()]
+    for t in pending:
+        t.cancel()
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
+    for t in tasks:
+        if t.done() and not t.cancelled():
+            t.exception()  # retrieved: a failure already reported through another task is not logged twice
 
 
 def make_client(game: Game, transport=None) -> ForumClient:

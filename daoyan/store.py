@@ -129,9 +129,9 @@ class Store:
         now = _now()
         cur = self.db.execute("update responses set last_fetched=? where url=? and sha256=?", [now, url, sha])
         if cur.rowcount == 0:
-            self.db["responses"].insert({"url": url, "status": status, "content_type": content_type, "sha256": sha,
-                                         "size": len(body), "body": zlib.compress(body, 6), "first_fetched": now,
-                                         "last_fetched": now})
+            self.db.execute("insert into responses (url, status, content_type, sha256, size, body, first_fetched, "
+                            "last_fetched) values (?, ?, ?, ?, ?, ?, ?, ?)",
+                            [url, status, content_type, sha, len(body), zlib.compress(body, 6), now, now])
 
     def save_posts(self, posts: Iterable[Post], source: str) -> tuple[int, int]:
         """Upsert posts; changed words become a new revision. Returns (new, changed).
@@ -170,14 +170,14 @@ class Store:
                 if old[2] == "second" and p.time_precision != "second":
                     row["posted_at"], row["time_precision"] = old[3], old[2]
             row.update(revision=rev, last_seen=now, gone_at=None)
-            self.db["posts"].upsert(row, pk="pid")
+            _upsert(self.db.conn, "posts", row, ("pid",))
             if same:
                 self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, rev])
             else:
-                self.db["revisions"].insert({"pid": p.pid, "rev": rev, "key": key, "text": p.text,
-                                             "message_html": p.message_html, "hidden": int(p.hidden),
-                                             "edited_at": p.edit.at if p.edit else None,
-                                             "first_seen": now, "last_seen": now}, replace=True)
+                self.db.execute("insert or replace into revisions (pid, rev, key, text, message_html, hidden, "
+                                "edited_at, first_seen, last_seen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                [p.pid, rev, key, p.text, p.message_html, int(p.hidden),
+                                 p.edit.at if p.edit else None, now, now])
         return new, changed
 
     def save_page(self, url: str, status: int, content_type: str, body: bytes, page: ThreadPage,
@@ -187,10 +187,10 @@ class Store:
             self.save_response(url, status, content_type, body)
             counts = self.save_posts(page.posts, source)
             floors = [p.floor for p in page.posts]
-            self.db["pages"].upsert({"tid": page.tid, "page": page.page, "source": source,
-                                     "first_floor": min(floors) if floors else None,
-                                     "last_floor": max(floors) if floors else None, "posts": len(floors),
-                                     "fetched_at": _now()}, pk=("tid", "page", "source"))
+            _upsert(self.db.conn, "pages", {"tid": page.tid, "page": page.page, "source": source,
+                                            "first_floor": min(floors) if floors else None,
+                                            "last_floor": max(floors) if floors else None, "posts": len(floors),
+                                            "fetched_at": _now()}, ("tid", "page", "source"))
         return counts
 
     def mark_gone(self, pids: Iterable[int]) -> int:
@@ -254,6 +254,17 @@ class Store:
 
     def scan_finished(self, scan_id: int, status: str, **fields: Any) -> None:
         self.db["scans"].update(scan_id, {"finished_at": _now(), "status": status, **fields}, alter=True)
+
+
+def _upsert(conn: sqlite3.Connection, table: str, row: dict[str, Any], pk: tuple[str, ...]) -> None:
+    """sqlite_utils' `upsert` (insert, or update the given columns of the existing row) as one
+    statement: its per-call table introspection cost more than the rest of a page's save."""
+    cols = list(row)
+    sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pk)
+    conn.execute(f"insert into [{table}] ({', '.join(f'[{c}]' for c in cols)}) values "
+                 f"({', '.join('?' for _ in cols)}) on conflict ({', '.join(pk)}) do "
+                 + (f"update set {sets}" if sets else "nothing"),
+                 [row[c] for c in cols])
 
 
 class _Tx:

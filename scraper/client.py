@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ USER_AGENT = f"daoyan/{__version__} (+forum game director's assistant)"
 _SECRET_PARAMS = {"formhash", "loginhash", "auth", "sid", "saltkey", "password", "hash", "seccode"}
 # Response headers a Fetched never carries (it may be stored as evidence).
 _PRIVATE_HEADERS = {"set-cookie", "cookie", "authorization"}
+# A logged-in mobile-API answer echoes the session back: `Variables.auth` is the auth cookie itself.
+_SECRET_JSON = re.compile(rb'("(?:auth|saltkey)"\s*:\s*")((?:[^"\\]|\\.)+)(")')
 
 
 @dataclass
@@ -266,7 +269,7 @@ class ForumClient:
             raise _Truncated(f"{got} of {int(declared)} bytes")
 
     def _fetched(self, resp: httpx.Response, elapsed: float) -> Fetched:
-        content = resp.content
+        content = _redact(resp.content)
         content_type = resp.headers.get("Content-Type") or ""
         charset = detect_charset(content, content_type)
         if self.charset != "auto" and not (charset == "utf-8" and "json" in content_type.lower()):
@@ -277,6 +280,13 @@ class ForumClient:
         return Fetched(url=str(resp.url), status=resp.status_code, headers=headers,
                        content=content, text=decode(content, charset), charset=charset,
                        elapsed=elapsed, set_cookies=[c for c in cookies if c])
+
+
+def _redact(content: bytes) -> bytes:
+    """A JSON answer without the session secrets it echoes (the body may be stored as evidence)."""
+    if content.lstrip()[:1] != b"{":
+        return content
+    return _SECRET_JSON.sub(rb"\1***\3", content)
 
 
 def _cookie_name(set_cookie: str) -> str:

@@ -99,9 +99,14 @@ def test_whistled_post():
 
 
 def test_links_and_attachments_follow_the_ruleset():
+    import dataclasses
+
     p = post("你们看", links=["http://example.com/x"], attachments=1)
-    assert cats(p, M84) == []
+    assert cats(p, M84) == ["evidence"]
     assert cats(p, C004) == ["evidence"]
+    ev = dataclasses.replace(M84.moderation.evidence, links_forbidden=False, attachments_forbidden=False)
+    lenient = dataclasses.replace(M84, name="lenient-links", moderation=dataclasses.replace(M84.moderation, evidence=ev))
+    assert cats(p, lenient) == []
 
 
 def test_water_follows_the_ruleset():
