@@ -25,11 +25,34 @@ def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
             "problems": [{"code": p.code, "message": p.message} for p in b.problems if p.code in _FORMAT_CODES]}
 
 
-def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False) -> Iterator[str]:
-    """One output line per input line; a line that is not a JSON object gets an `error`."""
-    from moderation.checker import get_checker, lint_record
+def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False, chunk: int = 512) -> Iterator[str]:
+    """One output line per input line, in order; a line that is not a JSON object gets an `error`.
+    Lines are checked in chunks through one batched scan (the same flags as one by one)."""
+    import gc
+
+    from moderation.checker import get_checker, lint_records
 
     get_checker(ruleset)
+    gc.freeze()  # the lexicon and dictionaries live as long as the process: keep them out of every GC pass
+    batch: list[tuple[int, dict | str]] = []
+
+    def flush() -> Iterator[str]:
+        recs = [r for _, r in batch if isinstance(r, dict)]
+        results = iter(lint_records(recs, ruleset))
+        for n, rec in batch:
+            if isinstance(rec, str):
+                yield json.dumps({"id": None, "line": n, "error": rec}, ensure_ascii=False)
+                continue
+            out = next(results)
+            text = rec.get("text")
+            if text is None and isinstance(rec.get("html"), str):
+                from moderation.html_text import from_html
+
+                text = from_html(rec["html"]).text
+            out["vote"] = ballot_of(text, ruleset) if isinstance(text, str) else None
+            yield json.dumps(out, ensure_ascii=False)
+        batch.clear()
+
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -38,18 +61,14 @@ def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False
             if not isinstance(rec, dict):
                 raise ValueError("not a JSON object")
         except ValueError as e:
-            yield json.dumps({"id": None, "line": n, "error": f"line {n}: not a JSON object ({e})"}, ensure_ascii=False)
-            continue
-        if whistled and "whistled" not in rec:
-            rec["whistled"] = True
-        out = lint_record(rec, ruleset)
-        text = rec.get("text")
-        if text is None and isinstance(rec.get("html"), str):
-            from moderation.html_text import from_html
-
-            text = from_html(rec["html"]).text
-        out["vote"] = ballot_of(text, ruleset) if isinstance(text, str) else None
-        yield json.dumps(out, ensure_ascii=False)
+            batch.append((n, f"line {n}: not a JSON object ({e})"))
+        else:
+            if whistled and "whistled" not in rec:
+                rec["whistled"] = True
+            batch.append((n, rec))
+        if len(batch) >= chunk:
+            yield from flush()
+    yield from flush()
 
 
 def check_ruleset(spec: str) -> Ruleset:

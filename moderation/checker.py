@@ -6,14 +6,14 @@ How a post is read (see normalize.py and lexicon.py):
    allow-list word and pattern anchor at once.
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
-4. A category's regex patterns run only on the lines where one of its anchors was found;
+4. A category's regex patterns run only on the lines where one of its anchors was found (and a
+   pattern with required literals only where the automaton also saw one of them);
    raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
 5. Spans go back through the views to the original text.
 
 Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
-`_engine()`), about 0.3 s, most of it pypinyin's table for the sound variants; jieba loads its
-dictionary (0.7 s) lazily, on the first `words` hit that needs a boundary. `get_checker(ruleset)`
-caches one Checker per ruleset.
+`_engine()`), about 0.25 s; jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
+the first `words` hit that needs a boundary. `get_checker(ruleset)` caches one Checker per ruleset.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from typing import Any, Iterable
 import ahocorasick
 
 from . import normalize
+from .regex_hints import guarded, required_literals
 from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
@@ -35,6 +36,7 @@ from .structure import is_enlarged, is_red, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
+_NEWLINE = re.compile("\n")
 _LINK = re.compile(r"https?://[^\s<>\"'，。]+", re.I)
 
 
@@ -55,15 +57,33 @@ class _Engine:
         grouped: dict[str, list[tuple[str, str, str]]] = {}
         for k, kind, cat, term in lexicon.entries():
             grouped.setdefault(k, []).append((kind, cat, term))
-        self.automaton = ahocorasick.Automaton()
-        for k, lst in grouped.items():
-            self.automaton.add_word(k, (len(k), tuple(dict.fromkeys(lst))))
-        self.automaton.make_automaton()
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
+        # a pattern with literals one of which every match contains is searched only on lines
+        # where the automaton saw one (the literals as written: patterns read the squeezed view)
+        self.always: dict[str, tuple[int, ...]] = {}
+        needs: dict[str, list[tuple[str, int]]] = {}
+        for cat, ps in self.patterns.items():
+            lits = [required_literals(p.regex) for p in ps]
+            self.always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
+            for i, lit in enumerate(lits):
+                for s in lit or ():
+                    needs.setdefault(s, []).append((cat, i))
+        # one automaton value per key, sorted out once: (length, term entries, is an allowed
+        # word, categories whose patterns it anchors, patterns whose literal it is)
+        self.automaton = ahocorasick.Automaton()
+        for k in dict.fromkeys([*grouped, *needs]):
+            lst = list(dict.fromkeys(grouped.get(k, ())))
+            terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
+            anchors = tuple(dict.fromkeys(c for kind, c, _ in lst if kind == "anchor" and c in self.patterns))
+            allowed = any(kind == "allow" for kind, _, _ in lst)
+            value = (len(k), terms, allowed, anchors, tuple(needs.get(k, ())))
+            if any(value[1:]):
+                self.automaton.add_word(k, value)
+        self.automaton.make_automaton()
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
-        self.raw_prefilter = re.compile("|".join(f"(?:{p})" for p in prefilters)) if prefilters else None
+        self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
         self.segmenter = Segmenter(lexicon.allow)
 
 
@@ -78,6 +98,44 @@ def _line(text: str, start: int, end: int) -> tuple[int, int]:
     return ls, (len(text) if le < 0 else le)
 
 
+class _Lines:
+    """The lines of a text by index: newline offsets found once, a position's line by bisection."""
+
+    def __init__(self, text: str):
+        self.length = len(text)
+        self.breaks = [m.start() for m in _NEWLINE.finditer(text)] if "\n" in text else []
+
+    def index(self, pos: int) -> int:
+        return bisect.bisect_left(self.breaks, pos) if self.breaks else 0
+
+    def bounds(self, k: int) -> tuple[int, int]:
+        b = self.breaks
+        return (b[k - 1] + 1 if k > 0 else 0), (b[k] if k < len(b) else self.length)
+
+    def around(self, pos: int) -> tuple[int, int]:
+        return self.bounds(self.index(pos))
+
+
+class _Hits:
+    """Hits in scan order, the first per category per line; a category's `unless` found on the
+    line vetoes it there."""
+
+    def __init__(self, unless: dict[str, "re.Pattern[str]"]):
+        self.unless = unless
+        self.hits: list[Hit] = []
+        self.seen: set[tuple[str, int]] = set()
+
+    def add(self, cat: str, span: tuple[int, int], term: str, line_start: int, line_text: str) -> None:
+        key = (cat, line_start)
+        if key in self.seen:
+            return
+        veto = self.unless.get(cat)
+        if veto is not None and veto.search(line_text):
+            return
+        self.seen.add(key)
+        self.hits.append(Hit(cat, span[0], span[1], term))
+
+
 class Checker:
     """A lexicon checker bound to a ruleset (its citations, cards, links and whistle rules)."""
 
@@ -90,6 +148,11 @@ class Checker:
         wh = getattr(ruleset, "whistle", None)
         self.whistle_enabled = bool(wh and wh.enabled)
         self.whistle_sounds = wh.sounds if wh else ""
+        self._raw = list(self.engine.raw)
+        self._raw_prefilters = [self.engine.raw_prefilter] if self.engine.raw_prefilter is not None and self._raw else []
+        if self.links_forbidden:
+            self._raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
+            self._raw_prefilters.append(_LINK)
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -110,77 +173,105 @@ class Checker:
         """Every category hit in `text` (the first per category per line), original spans."""
         eng = self.engine
         v = views(text)
-        s_text = v.squeezed.text
-        f_text = v.folded.text
-        terms: list[tuple[int, int, str, str, str]] = []
-        allows: list[tuple[int, int]] = []
-        anchored: dict[str, set[tuple[int, int]]] = {}
-        for end, (n, entries) in eng.automaton.iter(s_text):
-            start, end = end - n + 1, end + 1
-            for kind, cat, term in entries:
-                if kind == "allow":
-                    allows.append((start, end))
-                elif kind == "anchor":
-                    if cat in eng.patterns:
-                        anchored.setdefault(cat, set()).add(_line(s_text, start, end))
-                else:
-                    terms.append((start, end, kind, cat, term))
-        out: list[Hit] = []
-        seen: set[tuple[str, int]] = set()
+        found = list(eng.automaton.iter(v.squeezed.text))
+        out = _Hits(eng.unless)
+        lines = _Lines(v.squeezed.text) if found else None
+        if found:
+            terms = [(e + 1 - x[0], e + 1, x[1]) for e, x in found if x[1]]
+            if terms:
+                allows = [(e + 1 - x[0], e + 1) for e, x in found if x[2]]
+                self._term_hits(v, lines, terms, allows, out)
+            anchors = [(e, x[3]) for e, x in found if x[3]]
+            if anchors:
+                self._pattern_hits(v, lines, anchors, [(e, x[4]) for e, x in found if x[4]], out)
+        if self._raw_prefilters:
+            self._raw_hits(v, out)
+        return out.hits
 
-        def add(cat: str, span: tuple[int, int], term: str, line_start: int, line_text: str) -> None:
-            key = (cat, line_start)
-            if key in seen:
-                return
-            veto = eng.unless.get(cat)
-            if veto is not None and veto.search(line_text):
-                return
-            seen.add(key)
-            out.append(Hit(cat, span[0], span[1], term))
-
+    def _term_hits(self, v: Views, lines: "_Lines", terms: list, allows: list[tuple[int, int]],
+                   out: "_Hits") -> None:
+        """Terms, words and Latin terms, unless an allowed word overlaps and reaches past them."""
+        s_text, f_text = v.squeezed.text, v.folded.text
+        f_len = len(f_text)
         allows.sort()
         allow_starts = [c for c, _ in allows]
         reach = max((d - c for c, d in allows), default=0)
-        for start, end, kind, cat, term in sorted(terms, key=lambda t: (t[0], -t[1])):
-            lo = bisect.bisect_left(allow_starts, start - reach)
-            hi = bisect.bisect_left(allow_starts, end)
-            if any(d > start and (c < start or d > end) for c, d in allows[lo:hi]):
-                continue
-            fs, fe = v.span_from_squeezed(start, end)
-            if kind == "latin":
-                if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < len(f_text) and _LATIN.match(f_text[fe])):
+        terms.sort(key=lambda t: (t[0], -t[1]))
+        for start, end, entries in terms:
+            if allows:
+                lo = bisect.bisect_left(allow_starts, start - reach)
+                hi = bisect.bisect_left(allow_starts, end)
+                if lo < hi and any(d > start and (c < start or d > end) for c, d in allows[lo:hi]):
                     continue
-            elif kind == "word" and not eng.segmenter.is_word(f_text, fs, fe):
+            fs, fe = v.span_from_squeezed(start, end)
+            span = None
+            whole: bool | None = None
+            for kind, cat, term in entries:
+                if kind == "latin":
+                    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
+                        continue
+                elif kind == "word":
+                    if whole is None:
+                        whole = self.engine.segmenter.is_word(f_text, fs, fe)
+                    if not whole:
+                        continue
+                if span is None:
+                    span = v.span_from_folded(fs, fe)
+                    ls, le = lines.around(start)
+                out.add(cat, span, term, ls, s_text[ls:le])
+
+    def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
+        """A category's patterns on the lines holding one of its anchors (categories in the
+        order their first anchor appears, lines in text order, patterns in lexicon order); a
+        pattern with required literals only where one of them is on the line."""
+        eng = self.engine
+        s_text = v.squeezed.text
+        brk = lines.breaks
+        ix = bisect.bisect_left
+        if brk:
+            pairs = {(cat, ix(brk, e)) for e, cats in anchors for cat in cats}
+        else:
+            pairs = {(cat, 0) for _, cats in anchors for cat in cats}
+        present: dict[tuple[str, int], set[int]] = {}
+        for e, pats in needs:
+            k = ix(brk, e) if brk else 0
+            for cat, i in pats:
+                got = present.get((cat, k))
+                if got is None:
+                    present[(cat, k)] = {i}
+                else:
+                    got.add(i)
+        rank = {cat: n for n, cat in enumerate(dict.fromkeys(c for _, cats in anchors for c in cats))}
+        for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
+            extra = present.get((cat, k))
+            order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
+            if not order:
                 continue
-            ls, le = _line(s_text, start, end)
-            add(cat, v.span_from_folded(fs, fe), term, ls, s_text[ls:le])
-        for cat, lines in anchored.items():
-            for ls, le in sorted(lines):
-                for p in eng.patterns[cat]:
-                    m = p.regex.search(s_text, ls, le)
-                    if m is None or m.end() == m.start():
-                        continue
-                    if p.unless is not None and p.unless.search(s_text, ls, le):
-                        continue
-                    add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, s_text[ls:le])
-                    break
-        raw = list(eng.raw)
-        if self.links_forbidden:
-            raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
-        if raw and (eng.raw_prefilter is not None or self.links_forbidden):
-            lines: set[tuple[int, int]] = set()
-            if eng.raw_prefilter is not None:
-                lines |= {_line(f_text, m.start(), m.end()) for m in eng.raw_prefilter.finditer(f_text)}
-            if self.links_forbidden:
-                lines |= {_line(f_text, m.start(), m.end()) for m in _LINK.finditer(f_text)}
-            for ls, le in sorted(lines):
-                for p in raw:
-                    m = p.regex.search(f_text, ls, le)
-                    if m is None or m.end() == m.start():
-                        continue
-                    # a raw hit is keyed in the folded view; offset keeps it apart from S lines
-                    add(p.category, v.span_from_folded(m.start(), m.end()), p.source, -1 - ls, f_text[ls:le])
-        return out
+            patterns = eng.patterns[cat]
+            ls, le = lines.bounds(k)
+            for i in order:
+                p = patterns[i]
+                m = p.regex.search(s_text, ls, le)
+                if m is None or m.end() == m.start():
+                    continue
+                if p.unless is not None and p.unless.search(s_text, ls, le):
+                    continue
+                out.add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, s_text[ls:le])
+                break
+
+    def _raw_hits(self, v: Views, out: "_Hits") -> None:
+        """Raw patterns (and links where forbidden) on the folded lines their prefilter finds."""
+        f_text = v.folded.text
+        found: set[tuple[int, int]] = set()
+        for prefilter in self._raw_prefilters:
+            found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
+        for ls, le in sorted(found):
+            for p in self._raw:
+                m = p.regex.search(f_text, ls, le)
+                if m is None or m.end() == m.start():
+                    continue
+                # a raw hit is keyed in the folded view; offset keeps it apart from S lines
+                out.add(p.category, v.span_from_folded(m.start(), m.end()), p.source, -1 - ls, f_text[ls:le])
 
     # ---- public API --------------------------------------------------------------------
     def check_text(self, text: str, *, whistled: bool = False) -> list[Flag]:
@@ -321,3 +412,14 @@ def lint_record(record: dict, ruleset: Any) -> dict:
         text = str(record.get("text") or "")
         flags = checker.check_text(text, whistled=whistled)
     return {"id": record.get("id"), "flags": [f.to_json() for f in flags]}
+
+
+def lint_records(records: list[dict], ruleset: Any) -> list[dict]:
+    """`lint_record` for many records: plain-text ones go through one batched scan."""
+    checker = get_checker(ruleset)
+    out: list[dict | None] = [None] * len(records)
+    plain = [i for i, r in enumerate(records)
+             if not (r.get("html") is not None and r.get("text") is None) and not r.get("whistled")]
+    for i, flags in zip(plain, checker.check_texts([str(records[i].get("text") or "") for i in plain])):
+        out[i] = {"id": records[i].get("id"), "flags": [f.to_json() for f in flags]}
+    return [o if o is not None else lint_record(r, ruleset) for o, r in zip(out, records)]

@@ -12,16 +12,17 @@ Matching runs on two views of a post, both mapped back to the original character
   one (卧卧卧槽槽槽 → 卧槽). Doubles are left alone: 妈妈, 哈哈, 看看 are ordinary Chinese.
   Sentence punctuation (，。！？：) and newlines stay, so patterns can still see clauses.
 
-Every step is a plain function, tested on its own; `views()` chains them.
+Every step is a plain function, tested on its own; `views()` chains them. The views are named
+tuples: immutable like frozen dataclasses, and three times cheaper to build, once per post.
 """
 from __future__ import annotations
 
 import bisect
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 
 @lru_cache(maxsize=1)
@@ -64,24 +65,29 @@ def _fold_char(c: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _tables() -> tuple[dict[int, str], "re.Pattern[str] | None"]:
-    """A `str.translate` table for characters that fold to one other character, and a regex
-    of the characters that fold to several (or none): those force the slow, mapped path."""
-    one: dict[int, str] = {}
+def _tables() -> tuple[list[str], "re.Pattern[str] | None"]:
+    """A `str.translate` table (a list indexed by code point: faster than a dict) for characters
+    that fold to one character, and a regex of the characters that fold to several (or none):
+    those force the slow, mapped path."""
+    t2s_table = _t2s_chars()
+    size = max(0x10000, max(map(ord, t2s_table), default=0) + 1)
+    table = [chr(i) for i in range(size)]
     multi: list[str] = []
-    candidates = set(map(chr, range(0x10000))) | set(_t2s_chars())
+    candidates = [chr(i) for i in range(0x10000) if not 0xD800 <= i <= 0xDFFF]
+    candidates += [c for c in t2s_table if ord(c) >= 0x10000]
+    is_normalized = unicodedata.is_normalized
     for c in candidates:
-        if 0xD800 <= ord(c) <= 0xDFFF:
+        if c not in t2s_table and is_normalized("NFKC", c) and c.lower() == c:
             continue
         f = _fold_char(c)
         if f == c:
             continue
         if len(f) == 1:
-            one[ord(c)] = f
+            table[ord(c)] = f
         else:
             multi.append(c)
     multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]") if multi else None
-    return one, multi_re
+    return table, multi_re
 
 
 def warm() -> None:
@@ -89,8 +95,7 @@ def warm() -> None:
     _tables()
 
 
-@dataclass(frozen=True)
-class Folded:
+class Folded(NamedTuple):
     """The folded view and, where it is not one-to-one, the original index of each character."""
 
     text: str
@@ -107,28 +112,38 @@ class Folded:
 
 def fold(text: str) -> Folded:
     """NFKC + lower case + traditional → simplified, keeping positions."""
-    one, multi_re = _tables()
+    table, multi_re = _tables()
     if multi_re is None or not multi_re.search(text):
-        return Folded(text.translate(one), None, len(text))
+        return Folded(text.translate(table), None, len(text))
     out: list[str] = []
     origin: list[int] = []
     for i, c in enumerate(text):
-        f = one.get(ord(c))
-        if f is None:
-            f = _fold_char(c) if multi_re.match(c) else c
+        if multi_re.match(c):
+            f = _fold_char(c)
             if not f:
                 continue
+        else:
+            f = table[ord(c)] if ord(c) < len(table) else c
         out.append(f)
         origin.extend([i] * len(f))
     return Folded("".join(out), tuple(origin), len(text))
 
 
 FILLERS = r"[^\S\n]|[*.·•_~=#@$%^&|/\\`×+'\"\-]"
-_SQUEEZE = re.compile(rf"(?<=[^\W_])(?:{FILLERS})+(?=[^\W_])|([^\W\d_])\1{{2,}}")
+_SYMBOLS = "*.·•_~=#@$%^&|/\\`×+'\"-"
 
 
-@dataclass(frozen=True)
-class Squeezed:
+@lru_cache(maxsize=1)
+def _squeeze_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """A run of fillers as ONE character class, so that `re` skips straight to the next
+    candidate (an alternation of classes makes it try every position), and a run of three or
+    more of any one character; whether a run is squeezed is decided per match."""
+    spaces = "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10)
+    cls = "[" + re.escape(spaces + _SYMBOLS) + "]"
+    return re.compile(cls + cls + "*"), re.compile(r"(.)\1{2,}")
+
+
+class Squeezed(NamedTuple):
     """The squeezed view with breakpoints: from `at[k]` on, add `shift[k]` to reach the folded view."""
 
     text: str
@@ -142,36 +157,41 @@ class Squeezed:
 
 
 def squeeze(text: str) -> Squeezed:
-    """Drop fillers between word characters; cut runs of three or more to one character."""
+    """Drop fillers between word characters; cut runs of three or more letters to one.
+
+    Fillers are not word characters and a stretched run is letters, so the two never overlap:
+    two cheap scans find them, merged in order. A word character is `[^\\W_]` of `re`
+    (`str.isalnum`), a letter `[^\\W\\d_]` (digits are never collapsed: 666)."""
+    fill_re, run_re = _squeeze_regexes()
+    n = len(text)
+    cuts = [(m.start(), m.end(), "") for m in fill_re.finditer(text)
+            if 0 < m.start() and m.end() < n and text[m.start() - 1].isalnum() and text[m.end()].isalnum()]
+    runs = [(m.start(), m.end(), c) for m in run_re.finditer(text)
+            if (c := m.group(1)).isalnum() and not c.isdecimal()]
+    if runs:
+        cuts = sorted(cuts + runs) if cuts else runs
+    if not cuts:
+        return Squeezed(text, (), (), n)
     pieces: list[str] = []
     at: list[int] = []
     shift: list[int] = []
-    last = 0
-    removed = 0
-    out_len = 0
-    for m in _SQUEEZE.finditer(text):
-        pieces.append(text[last:m.start()])
-        out_len += m.start() - last
-        if m.group(1):
-            pieces.append(m.group(1))
-            out_len += 1
-            removed += len(m.group(0)) - 1
-        else:
-            removed += len(m.group(0))
+    last = removed = out_len = 0
+    for start, end, keep in cuts:
+        pieces.append(text[last:start])
+        pieces.append(keep)
+        out_len += start - last + len(keep)
+        removed += end - start - len(keep)
         at.append(out_len)
         shift.append(removed)
-        last = m.end()
-    if not at:
-        return Squeezed(text, (), (), len(text))
+        last = end
     pieces.append(text[last:])
-    return Squeezed("".join(pieces), tuple(at), tuple(shift), len(text))
+    return Squeezed("".join(pieces), tuple(at), tuple(shift), n)
 
 
 _TRAIL = re.compile(rf"(?:{FILLERS})+$")
 
 
-@dataclass(frozen=True)
-class Views:
+class Views(NamedTuple):
     """The original text, its folded and squeezed views, and the maps between them."""
 
     original: str

@@ -2,17 +2,50 @@
 
 A short banned word is often a piece of an innocent one (孙子兵法, 日常, 操场). jieba decides:
 a `words` hit counts only if jieba's cut of a window around it starts and ends a token exactly
-where the hit does. jieba costs ~0.7 s to load its dictionary, so the tokenizer is built on the
-first question, not at start-up, and gets the lexicon's allow-list as its user dictionary so
-that innocent words (马甲线, 死灵魔术师) stay whole. Answers are cached per window.
+where the hit does. The tokenizer is built on the first question, not at start-up, and gets the
+lexicon's allow-list as its user dictionary so that innocent words (马甲线, 死灵魔术师) stay whole.
+Answers are cached per window.
+
+Loading jieba costs ~0.8 s as jieba does it, ~0.3 s here: its import pulls in `pkg_resources`
+(0.1 s) only to find its own files, and it unmarshals its 9 MB dictionary cache straight from
+the file object, which `marshal` reads object by object (0.6 s; from bytes, 0.25 s). Both are
+worked around for the duration of the load only; the dictionary and the cut are jieba's own.
 """
 from __future__ import annotations
 
 import logging
+import marshal
+import sys
 from functools import lru_cache
 from typing import Iterable
 
 WINDOW = 8
+
+
+class _WholeFileMarshal:
+    """`marshal` for jieba's cache, reading the file in one call."""
+
+    dump = staticmethod(marshal.dump)
+    dumps = staticmethod(marshal.dumps)
+    loads = staticmethod(marshal.loads)
+
+    @staticmethod
+    def load(f):
+        return marshal.loads(f.read())
+
+
+def _import_jieba():
+    if "jieba" in sys.modules or "pkg_resources" in sys.modules:
+        import jieba
+
+        return jieba
+    sys.modules["pkg_resources"] = None  # jieba falls back to plain paths
+    try:
+        import jieba
+    finally:
+        if sys.modules.get("pkg_resources", 0) is None:
+            del sys.modules["pkg_resources"]
+    return jieba
 
 
 class Segmenter:
@@ -27,11 +60,17 @@ class Segmenter:
 
     def tokenizer(self):
         if self._tk is None:
-            import jieba
-
+            jieba = _import_jieba()
             jieba.setLogLevel(logging.WARNING)
             tk = jieba.Tokenizer()
-            tk.initialize()
+            patched = getattr(jieba, "marshal", None) is marshal
+            if patched:
+                jieba.marshal = _WholeFileMarshal
+            try:
+                tk.initialize()
+            finally:
+                if patched:
+                    jieba.marshal = marshal
             for w in self._user_words:
                 tk.add_word(w, freq=max(tk.FREQ.get(w, 0), 20000))
             self._tk = tk

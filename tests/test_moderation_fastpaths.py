@@ -1,0 +1,72 @@
+"""The checker's shortcuts must not change what it finds: each is held against the slow form."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from moderation.normalize import FILLERS, squeeze
+from moderation.regex_hints import guarded, required_literals
+
+# the squeeze rule as one regex (the documented form; squeeze() runs it as two cheap scans)
+_SLOW = re.compile(rf"(?<=[^\W_])(?:{FILLERS})+(?=[^\W_])|([^\W\d_])\1{{2,}}")
+
+
+def _slow_squeeze(text: str) -> str:
+    return _SLOW.sub(lambda m: m.group(1) or "", text)
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet="卧槽你妈 *._-~/|\t\u3000哈哈哈aaAb1116\n，。!…'\"×", max_size=40))
+def test_squeeze_equals_the_one_regex_rule(text):
+    assert squeeze(text).text == _slow_squeeze(text)
+
+
+def test_word_and_letter_tests_match_re_classes():
+    every = "".join(chr(i) for i in range(0x10000) if not 0xD800 <= i <= 0xDFFF)
+    assert set(re.findall(r"[^\W_]", every)) == {c for c in every if c.isalnum()}
+    assert set(re.findall(r"[^\W\d_]", every)) == {c for c in every if c.isalnum() and not c.isdecimal()}
+
+
+PATTERNS = [r"get|\d\s*/\s*\d|=", r"\d:\d\d|\(\d{5,}|树洞|\.(?:png|jpe?g)", r"(那场|上局)(?!雨)",
+            r"(m|s)\d{2,3}(那场|里)", r"(有个|个|屁)卵(用|事)?", r"^锤子[,.!?]", r"你.{0,3}妈", r"a?b", r"x|"]
+
+
+@pytest.mark.parametrize("source", PATTERNS)
+@settings(max_examples=150)
+@given(text=st.text(alphabet="get1234/=:(树洞.png那场上局雨ms里有个屁卵用事锤子,你他妈ab x\n", max_size=30))
+def test_guarded_regex_finds_the_same_matches(source, text):
+    plain = re.compile(source, re.M)
+    assert [m.span() for m in guarded(plain).finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+@pytest.mark.parametrize("source", PATTERNS)
+@settings(max_examples=150)
+@given(text=st.text(alphabet="get1234/=:(树洞.png那场上局雨ms里有个屁卵用事锤子,你他妈ab x\n", max_size=30))
+def test_every_match_holds_a_required_literal(source, text):
+    regex = re.compile(source, re.M)
+    lits = required_literals(regex)
+    for m in regex.finditer(text):
+        if lits is not None and m.end() > m.start():
+            assert any(lit in m.group(0) for lit in lits)
+
+
+def test_required_literals_skip_single_characters_and_unknowns():
+    assert required_literals(re.compile(r"(那场|上局)(?!雨)")) == ("那场", "上局")
+    assert required_literals(re.compile(r"(有个|个|屁)卵")) is None  # only single characters
+    assert required_literals(re.compile(r"a?b|x")) is None
+    assert required_literals(re.compile(r"(?i)导演说")) is None
+
+
+def test_guard_leaves_unreadable_patterns_alone():
+    for source in (r"a?b", r"[^x]y", r"(?=a)b", r"\bfoo", r"x|"):
+        assert guarded(re.compile(source)).pattern == source
+
+
+def test_fast_jieba_load_gives_jiebas_own_cut():
+    from moderation.segment import Segmenter
+
+    tk = Segmenter(["马甲线"]).tokenizer()
+    assert list(tk.cut("马甲线练了三个月", HMM=False))[0] == "马甲线"
+    assert len(tk.FREQ) > 300_000
