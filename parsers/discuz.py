@@ -24,6 +24,7 @@ _NEED_LOGIN = ("没有权限", "无权", "需要登录", "请先登录", "登录
 _BANNED = ("作者被禁止或删除", "内容自动屏蔽")
 _HIDDEN = ("该帖被管理员或版主屏蔽",)
 _TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
+_EXACT_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
 _PID_IN_URL = re.compile(r"[?&;]pid=(\d+)")
 _UID_IN_URL = re.compile(r"uid=(\d+)")
 _EDIT = re.compile(r"本帖最后由\s*(.+?)\s*于\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{2}(?::\d{2})?)\s*编辑")
@@ -130,8 +131,9 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
     while child is not None:
         tag = child.tag
         if tag == "-text":
-            out.add(child.text(deep=False))
-            if child.text(deep=False).strip():
+            s = child.text(deep=False)
+            out.add(s)
+            if first_content and s.strip():
                 first_content = False
         elif tag == "br":
             out.newline()
@@ -157,12 +159,14 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
         elif tag == "ignore_js_op" or (tag == "span" and "attach" in _attr(child, "id")):
             out.attachments += 1
         else:
+            attrs = child.attributes
             if tag == "font":
-                if _attr(child, "color"):
-                    out.colors.append(_attr(child, "color"))
-                if _attr(child, "size"):
-                    out.sizes.append(_attr(child, "size"))
-            style = _attr(child, "style")
+                color, size = (attrs.get("color") or "").strip(), (attrs.get("size") or "").strip()
+                if color:
+                    out.colors.append(color)
+                if size:
+                    out.sizes.append(size)
+            style = (attrs.get("style") or "").strip()
             if style:
                 c = _style_value(style, "color")
                 if c:
@@ -170,15 +174,15 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
                 s = _style_value(style, "font-size")
                 if s:
                     out.sizes.append(s)
-            if tag == "a" and _attr(child, "href"):
-                out.links.append(htmllib.unescape(_attr(child, "href")))
+            if tag == "a" and (attrs.get("href") or "").strip():
+                out.links.append(htmllib.unescape(attrs["href"].strip()))
             block = tag in _BLOCK
             if block:
                 out.newline()
             _walk(child, out, top=False)
             if block:
                 out.newline()
-            if child.text().strip():
+            if first_content and child.text().strip():
                 first_content = False
         child = child.next
 
@@ -205,15 +209,213 @@ def _post_from_parts(*, tid: int, pid: int, floor: int, author: str, uid: int | 
 
 def parse_local_time(text: str, tz: tzinfo) -> tuple[datetime | None, str]:
     """`2026-11-26 20:00:00` (or without seconds) in the forum's time zone → (aware datetime, precision)."""
-    m = _TIME.search(text)
-    if not m:
+    try:
+        if _EXACT_TIME.fullmatch(text):  # the usual <span title>: the C parser reads it the same
+            return datetime.fromisoformat(text).replace(tzinfo=tz), "second"
+        m = _TIME.search(text)
+        if not m:
+            return None, "unknown"
+        y, mo, d, h, mi, s = m.groups()
+        dt = datetime(int(y), int(mo), int(d), int(h), int(mi), int(s or 0), tzinfo=tz)
+    except ValueError:  # 2026-13-40 99:99: a broken page's date is no date
         return None, "unknown"
-    y, mo, d, h, mi, s = m.groups()
-    dt = datetime(int(y), int(mo), int(d), int(h), int(mi), int(s or 0), tzinfo=tz)
     return dt, "second" if s is not None else "minute"
 
 
 # ---------------------------------------------------------------- desktop page
+
+
+_POST_ID = re.compile(r"post_\d+")
+
+
+def _first(node: Node, tag: str, attr: str | None = None) -> Node | None:
+    """`node.css_first("tag")` / `("tag[attr]")` for a small subtree, walked in Python: each
+    selector query has a fixed cost (its own memory pool) far above a walk of a few nodes."""
+    for n in node.traverse():
+        if n.tag == tag and (attr is None or attr in n.attributes):
+            return n
+    return None
+
+
+class _BlockNodes:
+    """The nodes of one post block the parser reads, each the first in document order as
+    `css_first` of its own selector would give, sorted out of one grouped selector walk: a query
+    costs a fixed setup far above its walk, so one per page instead of one per field keeps page
+    parsing near the cost of lexbor's own parse. The page query holds what every post has; what
+    only an anonymous or 屏蔽 post needs is asked of its block when missing (`complete`)."""
+
+    __slots__ = ("ids", "author_link", "authi_link", "authi", "postnum", "poston", "message", "locked",
+                 "attachments", "whole")
+
+    def __init__(self, pid: int, whole: bool = False) -> None:
+        self.ids = (f"postnum{pid}", f"authorposton{pid}", f"postmessage_{pid}")
+        self.author_link = self.authi_link = self.authi = None
+        self.postnum = self.poston = self.message = self.locked = None
+        self.attachments = 0
+        self.whole = whole  # fed by the block's own query (every selector), not the page's
+
+    def take(self, n: Node, tag: str, nid: str | None, nested: bool) -> None:
+        """`nested`: the node matched its tag's descendant selector (`div.authi a[.xw1]`,
+        `div.pattl ignore_js_op`), which its own attributes cannot tell."""
+        ids = self.ids
+        if nid in ids:
+            if nid == ids[0]:
+                if self.postnum is None:
+                    self.postnum = n
+            elif nid == ids[1]:
+                if self.poston is None:
+                    self.poston = n
+            elif self.message is None:
+                self.message = n
+        if tag == "a":
+            if nested:
+                if not self.whole:
+                    if self.author_link is None:
+                        self.author_link = n
+                    return
+                if self.authi_link is None:
+                    self.authi_link = n
+                if self.author_link is None and "xw1" in _attr(n, "class").split():
+                    self.author_link = n
+        elif tag == "div":
+            if self.whole and (self.authi is None or self.locked is None):
+                classes = _attr(n, "class").split()
+                if "authi" in classes and self.authi is None:
+                    self.authi = n
+                if "locked" in classes and self.locked is None:
+                    self.locked = n
+        elif tag == "ignore_js_op":
+            if nested:
+                self.attachments += 1
+        elif tag == "dl" and "tattl" in _attr(n, "class").split():
+            self.attachments += 1
+
+    def complete(self, b: Node) -> None:
+        """The lookups the page query leaves out, for the posts that need them."""
+        if self.whole:
+            return
+        if self.author_link is None:
+            self.authi_link = b.css_first("div.authi a")
+            if self.authi_link is None:
+                self.authi = b.css_first("div.authi")
+        if self.message is None:
+            self.locked = b.css_first("div.locked")
+
+    @classmethod
+    def of_block(cls, b: Node, pid: int) -> "_BlockNodes":
+        """One query over the block itself (the fallback when post blocks nest)."""
+        out = cls(pid, whole=True)
+        ids = out.ids
+        found = b.css(f"div.authi a, div.authi, #{ids[0]}, #{ids[1]}, #{ids[2]}, div.locked, "
+                      "div.pattl ignore_js_op, dl.tattl")
+        for n, k in _runs(found):
+            nid = n.id
+            out.take(n, n.tag, nid, k - (nid in ids) > 0)
+        return out
+
+
+def _runs(found: list[Node]) -> Iterable[tuple[Node, int]]:
+    """(node, k) from a grouped query's answer: lexbor lists matches in document order, a node once
+    per selector of the group it matches, in a row."""
+    i, total = 0, len(found)
+    while i < total:
+        n = found[i]
+        k, mid = 1, n.mem_id
+        while i + k < total and found[i + k].mem_id == mid:
+            k += 1
+        i += k
+        yield n, k
+
+
+_PAGE_QUERY = ("div[id^=post_], td.pls.ptn.pbn span.xi1, #thread_subject, div.pg, div.authi a.xw1, "
+               "[id^=postnum], [id^=authorposton], [id^=postmessage_], div.pattl ignore_js_op, dl.tattl")
+_FIELD_ID_PREFIXES = ("postnum", "authorposton", "postmessage_")
+
+
+class _PageNodes:
+    """Everything `parse_thread_page` reads by selector, from one grouped query of the page. The
+    nodes after a post block's own go to that block; when the next block turns out not to be its
+    next element (something lies between posts), and for the last block, the block is read again
+    from the same nodes, keeping only its own subtree (a run in document order)."""
+
+    def __init__(self, doc: HTMLParser) -> None:
+        self.blocks: list[Node] = []
+        self.counters: list[Node] = []  # td.pls.ptn.pbn span.xi1 (views, replies)
+        self.subject: Node | None = None
+        self.pager: Node | None = None
+        self.per_block: list[_BlockNodes] = []
+        nested_blocks = False
+        cur: _BlockNodes | None = None
+        start = 0  # where the current block's nodes begin in `found`
+        found = doc.css(_PAGE_QUERY)
+        i, total = 0, len(found)
+        while i < total:  # the runs of `_runs`, inline: this loop is the parser's hottest
+            n = found[i]
+            k, mid = 1, n.mem_id
+            while i + k < total and found[i + k].mem_id == mid:
+                k += 1
+            run_start, i = i, i + k
+            tag, nid = n.tag, n.id
+            by_id = 0
+            if nid:
+                if nid.startswith(_FIELD_ID_PREFIXES):
+                    by_id = 1
+                elif nid == "thread_subject":
+                    by_id = 1
+                    if self.subject is None:
+                        self.subject = n
+            if tag == "div":
+                if self.pager is None and "pg" in _attr(n, "class").split():
+                    self.pager = n
+                if nid and nid.startswith("post_") and _POST_ID.fullmatch(nid.strip()):
+                    if cur is not None and _next_element(self.blocks[-1]) != mid:
+                        prev = self.blocks[-1]
+                        nested_blocks = nested_blocks or _within(n, prev)
+                        self.per_block[-1] = _reread(prev, found, start, run_start)
+                    self.blocks.append(n)
+                    cur = _BlockNodes(int(nid.strip()[5:]))
+                    self.per_block.append(cur)
+                    cur.take(n, tag, nid, False)
+                    start = i
+                    continue
+            elif tag == "span" and k > by_id:
+                self.counters.append(n)
+            if cur is not None:
+                cur.take(n, tag, nid, k > by_id)
+        if cur is not None:
+            self.per_block[-1] = _reread(self.blocks[-1], found, start, total)
+        if nested_blocks:
+            self.per_block = [_BlockNodes.of_block(b, int(_attr(b, "id")[5:])) for b in self.blocks]
+
+
+def _reread(block: Node, found: list[Node], start: int, end: int) -> _BlockNodes:
+    """A block's record from the page query's nodes `found[start:end]` that lie inside it."""
+    out = _BlockNodes(int(_attr(block, "id")[5:]))
+    out.take(block, block.tag, block.id, False)
+    for n, k in _runs(found[start:end]):
+        if not _within(n, block):
+            break
+        nid = n.id or ""
+        by_id = 1 if nid.startswith(_FIELD_ID_PREFIXES) or nid == "thread_subject" else 0
+        out.take(n, n.tag, n.id, k > by_id)
+    return out
+
+
+def _next_element(n: Node) -> int | None:
+    nx = n.next
+    while nx is not None and not nx.is_element_node:
+        nx = nx.next
+    return nx.mem_id if nx is not None else None
+
+
+def _within(n: Node, block: Node) -> bool:
+    target = block.mem_id
+    p = n.parent
+    while p is not None:
+        if p.mem_id == target:
+            return True
+        p = p.parent
+    return False
 
 
 def _int(s: str | None) -> int | None:
@@ -227,7 +429,8 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
                       what: str = "thread page") -> ThreadPage:
     """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError."""
     doc = HTMLParser(html)
-    blocks = [n for n in doc.css("div[id^=post_]") if re.fullmatch(r"post_\d+", _attr(n, "id"))]
+    found = _PageNodes(doc)
+    blocks = found.blocks
     if not blocks:
         notice = notice_of_html(doc)
         if notice:
@@ -248,54 +451,55 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
     if fid is None:
         m3 = re.search(r"forumdisplay&(?:amp;)?fid=(\d+)", html)
         fid = int(m3.group(1)) if m3 else None
-    subj = doc.css_first("#thread_subject")
+    subj = found.subject
     subject = subj.text().strip() if subj else ""
     page, last = 1, 1
-    pg = doc.css_first("div.pg")
+    pg = found.pager
     if pg is not None:
-        cur = pg.css_first("strong")
+        cur = _first(pg, "strong")
         page = _int(cur.text().strip()) if cur else 1
         tm = re.search(r"共\s*(\d+)\s*页", pg.html or "")
-        nums = [int(a.text().strip().lstrip(". ")) for a in pg.css("a") if re.fullmatch(r"[. ]*\d+", a.text().strip())]
+        nums = [int(a.text().strip().lstrip(". ")) for a in pg.traverse() if a.tag == "a" and re.fullmatch(r"[. ]*\d+", a.text().strip())]
         last = int(tm.group(1)) if tm else max([page or 1, *nums])
         page = page or 1
     replies = None
-    for sp in doc.css("td.pls.ptn.pbn span.xi1"):
+    for sp in found.counters:
         replies = _int(sp.text().strip())
     posts: list[Post] = []
     prev_floor = None
-    for b in blocks:
+    for b, nodes in zip(blocks, found.per_block):
         pid = int(_attr(b, "id")[5:])
-        a = b.css_first("div.authi a.xw1") or b.css_first("div.authi a")
+        nodes.complete(b)
+        a = nodes.author_link or nodes.authi_link
         if a is not None:
             author = a.text().strip()
             um = _UID_IN_URL.search(_attr(a, "href"))
             uid = int(um.group(1)) if um else None
         else:  # 匿名 or a deleted user
-            au = b.css_first("div.authi")
+            au = nodes.authi
             author = au.text().strip() if au else ""
             uid = None
-        num = b.css_first(f"#postnum{pid}")
+        num = nodes.postnum
         floor = None
         if num is not None:
-            em = num.css_first("em")
+            em = _first(num, "em")
             label = (em.text() if em else num.text()).strip()
             floor = _int(label) if label.isdigit() else FLOOR_NAMES.get(label)
         if floor is None:
             floor = (prev_floor + 1) if prev_floor is not None else None
-        on = b.css_first(f"#authorposton{pid}")
+        on = nodes.poston
         posted_at, precision = None, "unknown"
         if on is not None:
-            span = on.css_first("span[title]")
+            span = _first(on, "span", "title")
             posted_at, precision = parse_local_time(_attr(span, "title") if span else on.text(), tz)
-        msg = b.css_first(f"#postmessage_{pid}")
-        locked = b.css_first("div.locked")
+        msg = nodes.message
+        locked = nodes.locked
         locked_text = locked.text() if locked is not None else ""
         hidden = msg is None and any(w in locked_text for w in _HIDDEN)
         banned = msg is None and any(w in locked_text for w in _BANNED)
         parts = parse_message(msg) if msg is not None else None
         if parts is not None:
-            parts.attachments += len(b.css("div.pattl ignore_js_op")) + len(b.css("dl.tattl"))
+            parts.attachments += nodes.attachments
         if floor is None:
             raise PageFormatError(f"{what}: post {pid} has no floor number")
         first = floor == 1
@@ -330,17 +534,21 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
             raise_for_notice(val + " " + str(msg.get("messagestr", "")), what)
     if not isinstance(var, dict) or not isinstance(var.get("postlist"), list):
         raise PageFormatError(f"{what}: no postlist in the answer")
-    th = var.get("thread") or {}
+    th = var.get("thread")
+    th = th if isinstance(th, dict) else {}
     tid = _int(str(th.get("tid"))) or 0
     ppp = _int(str(var.get("ppp"))) or 10
+    ppp = ppp if ppp > 0 else 10
     replies = _int(str(th.get("replies")))
     maxpos = _int(str(th.get("maxposition")))
     posts: list[Post] = []
     for p in var["postlist"]:
+        if not isinstance(p, dict):
+            raise PageFormatError(f"{what}: a post that is not an object")
         try:
             pid = int(p["pid"])
             floor = int(p.get("position") or p.get("number"))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise PageFormatError(f"{what}: a post without pid or position") from None
         raw = str(p.get("message") or "")
         status = _int(str(p.get("status"))) or 0
@@ -350,11 +558,15 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
         frag = HTMLParser(f"<div>{body}</div>").css_first("div")
         parts = parse_message(frag) if not (hidden or banned) and frag is not None else None
         ts = _int(str(p.get("dbdateline")))
-        if ts:
-            posted_at, precision = datetime.fromtimestamp(ts, tz), "second"
+        try:
+            at = datetime.fromtimestamp(ts, tz) if ts else None
+        except (OverflowError, OSError, ValueError):  # a timestamp no clock can hold
+            at = None
+        if at is not None:
+            posted_at, precision = at, "second"
         else:
             posted_at, precision = parse_local_time(htmllib.unescape(str(p.get("dateline", ""))), tz)
-        posts.append(_post_from_parts(tid=int(p.get("tid") or tid), pid=pid, floor=floor,
+        posts.append(_post_from_parts(tid=_int(str(p.get("tid"))) or tid, pid=pid, floor=floor,
                                       author=str(p.get("author") or p.get("username") or ""),
                                       uid=_int(str(p.get("authorid"))), posted_at=posted_at, precision=precision,
                                       message_html=body, parts=parts, hidden=hidden, banned=banned,

@@ -17,10 +17,10 @@ Floor = tuple[int, int, str]  # (floor, pid, author)
 
 def fast_game(folder: Path, base_url: str, *, extra: str = "", login_env: tuple[str, str] | None = None,
               login_extra: str = "", sample=None) -> Path:
-    """The demo game file with test politeness: many requests a second, a 1 s timeout, retries."""
+    """The demo game file with test politeness: many requests a second, a 2 s timeout, retries."""
     p = write_game_file(folder / "game.toml", base_url, sample, login_env=login_env)
     text = p.read_text("utf-8")
-    text = text.replace("[forum]\n", "[forum]\nrate = 500\nconnections = 4\ntimeout = 1\nretries = 6\n" + extra, 1)
+    text = text.replace("[forum]\n", "[forum]\nrate = 500\nconnections = 4\ntimeout = 2\nretries = 6\n" + extra, 1)
     if login_extra:
         text = text.replace("[forum.login]\n", "[forum.login]\n" + login_extra, 1)
     p.write_text(text, "utf-8")

@@ -63,7 +63,7 @@ FAULTS = {
     "reset": (0.5, 2),
     "truncate": (0.5, 2),
     "timeout": (0.15, 1),
-    "429": (0.1, 1),
+    "429": (0.2, 1),
 }
 
 
@@ -72,7 +72,7 @@ FAULTS = {
 def test_transport_fault_loses_no_floor(tmp_path: Path, kind: str, api: str) -> None:
     rate, times = FAULTS[kind]
     plan = FaultPlan(seed=11, rate=rate, kinds=(kind,), max_per_url=times, targets=("all",),
-                     timeout_seconds=1.6, retry_after=1)
+                     timeout_seconds=2.6, retry_after=1)
     with DemoForum(now=NOW, faults=plan) as forum:
         game = load_game(fast_game(tmp_path, forum.base_url, extra=f'api = "{api}"\n'))
         started = time.monotonic()
