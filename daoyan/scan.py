@@ -17,7 +17,7 @@ from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_foru
 from parsers.models import Post, ThreadPage
 from scraper.client import Fetched, ForumClient
 
-from .errors import DaoyanError, ForumError, LoginRequired, PageFormatError, ThreadMissing
+from .errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
 from .gamefile import Game
 from .store import Store
 
@@ -214,6 +214,7 @@ class Scanner:
         finally:
             await _cancel([api_task])
         last_page = max([tp.last_page for tp in html_pages.values()] + [int((known or {}).get("last_page") or 1)])
+        per_page = max(per_page, self._fullest_page(tid, last_page))
         if api_posts is not None:
             missing = await self._fill_from_api(tid, api_posts, per_page)
             ts.gone = self.store.mark_gone(set(before) - {p.pid for p in api_posts})
@@ -258,6 +259,13 @@ class Scanner:
             f, tp = await self._html(tid, n)
             self._save(f, tp, "html")
         return missing_pages
+
+    def _fullest_page(self, tid: int, last_page: int) -> int:
+        """The forum's page size, as the fullest stored page before the last shows it (page 1 alone
+        may be short of one: a deleted floor)."""
+        row = self.store.db.execute("select max(posts) from pages where tid=? and source='html' and page<?",
+                                    [tid, last_page]).fetchone()
+        return int(row[0] or 0)
 
     def _source_of(self, pid: int) -> str | None:
         row = self.store.db.execute("select source from posts where pid=?", [pid]).fetchone()
@@ -388,7 +396,4 @@ async def scan_game_async(game: Game, store: Store, *, full: bool = False, progr
 def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None) -> ScanResult:
     """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input."""
     with Store(game.store_path) as store:
-        try:
-            return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport))
-        except DaoyanError:
-            raise
+        return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport))
