@@ -44,3 +44,18 @@ day_option = click.option("--day", "day", type=int, required=True, help="The gam
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (the shape in DESIGN.md).")
 at_option = click.option("--at", "at", default=None, help="Count as of this local time (default: the day's close).")
 __all__ = ["open_game", "parse_at", "check_day", "echo_json", "day_option", "json_option", "at_option", "GameFileError"]
+
+
+def show_day(game_path: str, day: int, at: str | None, as_json: bool, to_json, view) -> None:  # type: ignore[no-untyped-def]
+    """The shape of `votes` and `activity`: the day's analysis (no speech flags), as JSON or a view."""
+    from rich.console import Console
+
+    from ..analysis import analyze_day
+
+    g, store = open_game(game_path)
+    with store:
+        a = analyze_day(g, store, day, parse_at(g, at), flags=False)
+    if as_json:
+        echo_json(to_json(a))
+    else:
+        Console().print(view(a))
