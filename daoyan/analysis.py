@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
 from engine.activity import DayActivity, activity_json, count_activity
@@ -199,6 +199,3 @@ def accepted_flag_cards(store: Store, game: Game, day: int) -> list[CardEntry]:
                              reason=note or cat, source="flag", pid=pid, floor=post[1]))
     return out
 
-
-def days_up_to(game: Game, day: int) -> Iterable[int]:
-    return [d.number for d in game.days if d.number <= day]

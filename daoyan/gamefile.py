@@ -417,10 +417,6 @@ def load_game(path: str | os.PathLike) -> Game:
     return parse_game(text, p)
 
 
-def day_bounds_local(day: Day) -> tuple[datetime, datetime]:
-    return day.opens, day.closes
-
-
 def lock_start(day: Day, minutes: int) -> datetime:
     """When the change lock begins: `minutes` before the day closes."""
     return day.closes - timedelta(minutes=minutes)

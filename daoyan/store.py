@@ -14,7 +14,7 @@ import sqlite3
 import zlib
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 import sqlite_utils
 
@@ -244,10 +244,6 @@ class Store:
             keep = set(pids)
             out = {k: v for k, v in out.items() if k in keep}
         return out
-
-    def raw_responses(self) -> Iterator[tuple[str, bytes]]:
-        for url, body in self.db.execute("select url, body from responses order by id").fetchall():
-            yield url, zlib.decompress(body)
 
     def scan_started(self) -> int:
         return self.db["scans"].insert({"started_at": _now(), "status": "running"}).last_pk

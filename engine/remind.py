@@ -7,10 +7,10 @@ today's posts can still trigger are listed apart as `at_risk`, so a director see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Sequence
 
-from daoyan.gamefile import Day
+from daoyan.gamefile import Day, lock_start
 from daoyan.ruleset import Ruleset
 
 from .activity import DayActivity
@@ -70,7 +70,7 @@ def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity
             if all(h.posts.get(p.player, 0) < r.threshold for h in run if p.player in h.living) \
                     and all(p.player in h.living for h in run) and counted[p.player] < r.threshold:
                 risk.append(Short(p.player, counted[p.player], r.threshold - counted[p.player], ruleset.citation(r.rule)))
-    lock = day.closes - timedelta(minutes=ruleset.vote.lock_minutes)
+    lock = lock_start(day, ruleset.vote.lock_minutes)
     return Reminder(day=day.number, at=at, closes_in_s=(day.closes - at).total_seconds(),
                     lock_in_s=(lock - at).total_seconds(), not_voted=tuple(not_voted), below=below,
                     threshold=threshold, at_risk=tuple(risk))

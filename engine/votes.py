@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day, ProxyVote
+from daoyan.gamefile import Day, ProxyVote, lock_start
 from daoyan.ruleset import Ruleset, VoteRules
 from parsers.ballot import ParsedBallot, Problem, parse_ballot
 from parsers.models import Post
@@ -256,9 +256,9 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     closes, opens = day.closes, day.opens
     horizon = at  # None: every post, the late ones shown as after_close
     at = at or closes
-    lock = closes - timedelta(minutes=vr.lock_minutes)
+    lock = lock_start(day, vr.lock_minutes)
     pv_minutes = vr.proxy_vote_lock_minutes if vr.proxy_vote_lock_minutes is not None else vr.lock_minutes
-    proxy_lock = closes - timedelta(minutes=pv_minutes)
+    proxy_lock = lock_start(day, pv_minutes)
     acc = day.accelerated if day.accelerated is not None else (accelerated or state.accelerated_event)
     players = state.players
     living = set(state.living)

@@ -582,19 +582,6 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
                       source="api")
 
 
-def merge_sources(html_posts: Iterable[Post], api_posts: Iterable[Post]) -> list[Post]:
-    """Desktop Posts refined with the API's exact times: the page keeps markup-only facts
-    (sizes, edit marker), the API gives seconds where the page rounded them."""
-    api = {p.pid: p for p in api_posts}
-    out = []
-    for p in html_posts:
-        a = api.get(p.pid)
-        if a is not None and a.posted_at is not None and p.time_precision != "second":
-            p.posted_at, p.time_precision = a.posted_at, a.time_precision
-        out.append(p)
-    return out
-
-
 def parse_forum_threads(html: str) -> list[tuple[int, str]]:
     """(tid, subject) of the threads a desktop board page (`mod=forumdisplay`) lists."""
     doc = HTMLParser(html)

@@ -11,7 +11,6 @@ import html
 import json
 import re
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup

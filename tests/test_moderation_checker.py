@@ -2,7 +2,6 @@
 dev set's targets and the genuine capture's speech flags."""
 from __future__ import annotations
 
-import json
 
 import pytest
 

@@ -99,8 +99,6 @@ def test_whistled_post():
 
 
 def test_links_and_attachments_follow_the_ruleset():
-    import dataclasses
-
     p = post("你们看", links=["http://example.com/x"], attachments=1)
     assert cats(p, M84) == ["evidence"]
     assert cats(p, C004) == ["evidence"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -16,17 +15,11 @@ import vcr
 
 from scraper import ForumClient
 
-from .conftest import CAPTURES, SHARED
+from .conftest import CAPTURES, SHARED, free_port
 
 REPLAY = SHARED / "tools" / "replay.py"
 CASSETTES = Path(__file__).resolve().parent / "cassettes"
 CASSETTE = CASSETTES / "scraper_replay_utf8.yaml"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_replay(folder: str, *extra: str):

@@ -5,7 +5,7 @@ import click
 
 from ..analysis import analyze_day
 from ..bbcode import escape_bbcode
-from ._common import at_option, day_option, echo_json, json_option, open_game, parse_at
+from ._common import day_option, echo_json, json_option, open_game, parse_at
 from engine.remind import reminder_bbcode
 
 
