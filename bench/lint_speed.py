@@ -32,6 +32,7 @@ CLEAN = [
     "孙子兵法说知己知彼，我们先把好人身份理清楚", "这日子过得，天天加班，晚上才有空来看帖", "{a}的发言逻辑挺顺的，暂时不踩。",
     "离关门还有两个小时，大家抓紧发言。", "我做了个票型表：{a}三票，{b}两票，其他人一票。", "死灵魔术师今晚一定要验一下{a}",
     "臥底這種說法我不同意，{a}只是發言少。", "ＯＫ，跟票{a}", "我们得逼狼队先跳出来，今天别急着归票",
+    "{a}……我再想想，先不站边", "呃……昨晚的刀口有点奇怪",
 ]
 DIRTY = [
     "卧槽，昨晚死了两个？", "{a}你个傻逼，悍跳都跳不明白", "我发誓我是好人", "cnm，又查杀我", "取酒 21:15:03 反馈：村民阵营",
@@ -83,6 +84,7 @@ def main() -> int:
     a = ap.parse_args()
 
     import ahocorasick
+    import ahocorasick_rs
 
     from moderation import normalize
     from moderation.checker import Checker
@@ -131,7 +133,10 @@ def main() -> int:
         auto.add_word(k, len(k))
     auto.make_automaton()
 
-    t_ac, _ = clock(lambda: sum(1 for _ in auto.iter(text)), repeat=a.repeat)
+    rs = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA)
+    t_ac, n_ac = clock(lambda: sum(1 for _ in auto.iter(text)), repeat=a.repeat)
+    t_rs, n_rs = clock(lambda: len(rs.find_matches_as_indexes(text, overlapping=True)), repeat=a.repeat)
+    assert n_ac == n_rs, "the two raw scans disagree"
     t_batch, n_flags = clock(batched, repeat=a.repeat)
     t_one, n_one = clock(one_by_one, repeat=a.repeat)
     t_re, _ = clock(lambda: sum(1 for _ in alternation.finditer(text)), repeat=max(1, a.repeat - 1))
@@ -140,10 +145,11 @@ def main() -> int:
           f"{mbytes / t_batch:.2f} MB/s  ({n_flags} flags)")
     print(f"checker, post by post (as `daoyan lint`): {t_one:.3f} s  {chars / t_one / 1e6:.2f} M chars/s  "
           f"{mbytes / t_one:.2f} MB/s")
-    print(f"baseline re alternation ({len(keys)} terms): {t_re:.3f} s; raw Aho-Corasick: {t_ac:.3f} s "
-          f"({mbytes / t_ac:.2f} MB/s)")
-    print(f"ratio: batched {t_batch / t_ac:.2f}x and post by post {t_one / t_ac:.2f}x the raw Aho-Corasick scan "
-          f"(target <= 4x), {t_batch / t_re:.2f}x / {t_one / t_re:.2f}x the re alternation; "
+    print(f"baseline re alternation ({len(keys)} terms): {t_re:.3f} s; raw Aho-Corasick: pyahocorasick "
+          f"{t_ac:.3f} s ({mbytes / t_ac:.2f} MB/s), ahocorasick-rs {t_rs:.3f} s ({mbytes / t_rs:.2f} MB/s)")
+    print(f"ratio: batched {t_batch / t_ac:.2f}x and post by post {t_one / t_ac:.2f}x the raw pyahocorasick scan "
+          f"(target <= 4x), {t_batch / t_rs:.1f}x / {t_one / t_rs:.1f}x the raw ahocorasick-rs scan, "
+          f"{t_batch / t_re:.2f}x / {t_one / t_re:.2f}x the re alternation; "
           f"{mbytes / t_batch:.2f} / {mbytes / t_one:.2f} MB/s (target >= 3)")
     return 0
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
-import ahocorasick
+import ahocorasick_rs
 
 from . import normalize
 from .regex_hints import guarded, required_literals
@@ -69,9 +69,11 @@ class _Engine:
             for i, lit in enumerate(lits):
                 for s in lit or ():
                     needs.setdefault(s, []).append((cat, i))
-        # one automaton value per key, sorted out once: (length, term entries, is an allowed
-        # word, categories whose patterns it anchors, patterns whose literal it is)
-        self.automaton = ahocorasick.Automaton()
+        # one automaton over every key; per key index, sorted out once: its length, its term
+        # entries, whether it is an allowed word, the categories whose patterns it anchors and
+        # the patterns whose literal it is
+        keys: list[str] = []
+        values: list[tuple] = []
         for k in dict.fromkeys([*grouped, *needs]):
             lst = list(dict.fromkeys(grouped.get(k, ())))
             terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
@@ -79,8 +81,14 @@ class _Engine:
             allowed = any(kind == "allow" for kind, _, _ in lst)
             value = (len(k), terms, allowed, anchors, tuple(needs.get(k, ())))
             if any(value[1:]):
-                self.automaton.add_word(k, value)
-        self.automaton.make_automaton()
+                keys.append(k)
+                values.append(value)
+        self.keys = keys
+        self.terms = [v[1] for v in values]
+        self.allowed = [v[2] for v in values]
+        self.anchors = [v[3] for v in values]
+        self.needs = [v[4] for v in values]
+        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
@@ -173,17 +181,18 @@ class Checker:
         """Every category hit in `text` (the first per category per line), original spans."""
         eng = self.engine
         v = views(text)
-        found = list(eng.automaton.iter(v.squeezed.text))
+        found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
         out = _Hits(eng.unless)
-        lines = _Lines(v.squeezed.text) if found else None
         if found:
-            terms = [(e + 1 - x[0], e + 1, x[1]) for e, x in found if x[1]]
+            lines = _Lines(v.squeezed.text)
+            t, al, an, nd = eng.terms, eng.allowed, eng.anchors, eng.needs
+            terms = [(s, e, t[i]) for i, s, e in found if t[i]]
             if terms:
-                allows = [(e + 1 - x[0], e + 1) for e, x in found if x[2]]
+                allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
-            anchors = [(e, x[3]) for e, x in found if x[3]]
+            anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
             if anchors:
-                self._pattern_hits(v, lines, anchors, [(e, x[4]) for e, x in found if x[4]], out)
+                self._pattern_hits(v, lines, anchors, [(e - 1, nd[i]) for i, _, e in found if nd[i]], out)
         if self._raw_prefilters:
             self._raw_hits(v, out)
         return out.hits
@@ -247,8 +256,8 @@ class Checker:
             order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
             if not order:
                 continue
-            patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
+            patterns = eng.patterns[cat]
             for i in order:
                 p = patterns[i]
                 m = p.regex.search(s_text, ls, le)

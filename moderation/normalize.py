@@ -6,7 +6,7 @@ Matching runs on two views of a post, both mapped back to the original character
 - the *folded* view: NFKC (full width → half width), lower case, traditional → simplified
   (OpenCC's own character table, applied per character so positions stay put). One character
   in, one character out, except for the few compatibility characters that NFKC expands
-  (㎏ → kg); only posts containing those pay for a per-character map.
+  (㎏ → kg, … → ...); only those characters break the one-to-one map, each one piece of it.
 - the *squeezed* view: the folded view without filler symbols and spaces between two word
   characters (卧*槽 → 卧槽, w c → wc), and with runs of three or more of the same letter cut to
   one (卧卧卧槽槽槽 → 卧槽). Doubles are left alone: 妈妈, 哈哈, 看看 are ordinary Chinese.
@@ -65,14 +65,14 @@ def _fold_char(c: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _tables() -> tuple[list[str], "re.Pattern[str] | None"]:
-    """A `str.translate` table (a list indexed by code point: faster than a dict) for characters
-    that fold to one character, and a regex of the characters that fold to several (or none):
-    those force the slow, mapped path."""
+def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
+    """A `str.translate` table (a list indexed by code point: faster than a dict) giving every
+    character its fold, a regex of the characters whose fold is not one character (they break
+    the one-to-one map of positions), and those folds."""
     t2s_table = _t2s_chars()
     size = max(0x10000, max(map(ord, t2s_table), default=0) + 1)
     table = [chr(i) for i in range(size)]
-    multi: list[str] = []
+    multi: dict[str, str] = {}
     candidates = [chr(i) for i in range(0x10000) if not 0xD800 <= i <= 0xDFFF]
     candidates += [c for c in t2s_table if ord(c) >= 0x10000]
     is_normalized = unicodedata.is_normalized
@@ -82,12 +82,11 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None"]:
         f = _fold_char(c)
         if f == c:
             continue
-        if len(f) == 1:
-            table[ord(c)] = f
-        else:
-            multi.append(c)
-    multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]") if multi else None
-    return table, multi_re
+        table[ord(c)] = f
+        if len(f) != 1:
+            multi[c] = f
+    multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]+") if multi else None
+    return table, multi_re, multi
 
 
 def warm() -> None:
@@ -96,37 +95,51 @@ def warm() -> None:
 
 
 class Folded(NamedTuple):
-    """The folded view and, where it is not one-to-one, the original index of each character."""
+    """The folded view and, where it is not one-to-one, a map back: the folded view is cut
+    into pieces, piece k starting at `origin[0][k]`, copied from the original text at
+    `origin[1][k]` (one character each) or, where `origin[2][k]`, one original character's
+    expansion (every character of it maps back to that one)."""
 
     text: str
-    origin: tuple[int, ...] | None  # None: identity
+    origin: tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]] | None  # None: identity
     original_length: int
 
     def to_original(self, i: int) -> int:
         if self.origin is None:
             return i
-        if i >= len(self.origin):
+        if i >= len(self.text):
             return self.original_length
-        return self.origin[i]
+        at, src, expanded = self.origin
+        k = bisect.bisect_right(at, i) - 1
+        return src[k] if expanded[k] else src[k] + (i - at[k])
 
 
 def fold(text: str) -> Folded:
-    """NFKC + lower case + traditional → simplified, keeping positions."""
-    table, multi_re = _tables()
-    if multi_re is None or not multi_re.search(text):
-        return Folded(text.translate(table), None, len(text))
-    out: list[str] = []
-    origin: list[int] = []
-    for i, c in enumerate(text):
-        if multi_re.match(c):
-            f = _fold_char(c)
-            if not f:
-                continue
-        else:
-            f = table[ord(c)] if ord(c) < len(table) else c
-        out.append(f)
-        origin.extend([i] * len(f))
-    return Folded("".join(out), tuple(origin), len(text))
+    """NFKC + lower case + traditional → simplified, keeping positions.
+
+    One `str.translate` does it; the rare characters that fold to several (or none) are then
+    located in the original, and only they break the one-to-one map."""
+    table, multi_re, multi = _tables()
+    folded = text.translate(table)
+    found = list(multi_re.finditer(text)) if multi_re is not None else []
+    if not found:
+        return Folded(folded, None, len(text))
+    at: list[int] = []
+    src: list[int] = []
+    expanded: list[bool] = []
+    shift = last = 0  # shift: folded index minus original index, past `last`
+    for m in found:
+        for i in range(m.start(), m.end()):
+            if i > last:
+                at.append(last + shift), src.append(last), expanded.append(False)
+            grown = len(multi[text[i]])
+            if grown:
+                at.append(i + shift), src.append(i), expanded.append(True)
+            shift += grown - 1
+            last = i + 1
+    if last < len(text):
+        at.append(last + shift), src.append(last), expanded.append(False)
+    return Folded(folded, (tuple(at), tuple(src), tuple(expanded)), len(text))
 
 
 FILLERS = r"[^\S\n]|[*.·•_~=#@$%^&|/\\`×+'\"\-]"

@@ -24,13 +24,11 @@ _CATEGORIES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_S
                "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
 
 
-def _first(items: list) -> list[str] | None:
-    """Class items for the first character of any match of `items`, or None if unknown."""
-    if not items:
-        return None
-    op, av = items[0]
+def _first_item(op, av) -> tuple[list[str], bool] | None:
+    """Class items for the first character one item can consume, and whether it can consume
+    none (zero-width assertions, optional parts), or None if unknown."""
     if op is _c.LITERAL:
-        return [re.escape(chr(av))]
+        return [re.escape(chr(av))], False
     if op is _c.IN:
         out = []
         for o, a in av:
@@ -42,24 +40,47 @@ def _first(items: list) -> list[str] | None:
                 out.append(_CATEGORIES[str(a)])
             else:
                 return None
-        return out
+        return out, False
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return [], True
     if op is _c.SUBPATTERN:
         _, add_flags, del_flags, sub = av
-        return None if add_flags or del_flags else _first(sub.data)
+        return None if add_flags or del_flags else _first_seq(sub.data)
     if op is getattr(_c, "ATOMIC_GROUP", None):
-        return _first(av.data)
+        return _first_seq(av.data)
     if op is _c.BRANCH:
-        out = []
+        out, nullable = [], False
         for alt in av[1]:
-            f = _first(alt.data)
+            f = _first_seq(alt.data)
             if f is None:
                 return None
-            out += f
-        return out
+            out += f[0]
+            nullable = nullable or f[1]
+        return out, nullable
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
         lo, _, sub = av
-        return _first(sub.data) if lo >= 1 else None
+        f = _first_seq(sub.data)
+        return None if f is None else (f[0], f[1] or lo == 0)
     return None
+
+
+def _first_seq(items: list) -> tuple[list[str], bool] | None:
+    out: list[str] = []
+    for op, av in items:
+        f = _first_item(op, av)
+        if f is None:
+            return None
+        out += f[0]
+        if not f[1]:
+            return out, False
+    return out, True
+
+
+def _first(items: list) -> list[str] | None:
+    """Class items for the first character of any match of `items`, or None if unknown (a
+    pattern that can match the empty string can start anywhere)."""
+    f = _first_seq(items)
+    return None if f is None or f[1] else f[0]
 
 
 def guarded(regex: "re.Pattern[str]") -> "re.Pattern[str]":
@@ -76,17 +97,80 @@ def guarded(regex: "re.Pattern[str]") -> "re.Pattern[str]":
 
 
 
-def _required(items: list) -> list[str] | None:
-    """The best set of strings one of which every match of the sequence `items` contains."""
-    candidates: list[list[str]] = []
-    run: list[str] = []
+_LANGUAGE_LIMIT = 256
+
+
+def _language(op, av) -> set[str] | None:
+    """Every string one item can match, if they are few (zero-width items match only "")."""
+    if op is _c.LITERAL:
+        return {chr(av)}
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return {""}
+    if op is _c.IN:
+        if all(o is _c.LITERAL for o, _ in av) and len(av) <= 8:
+            return {chr(a) for _, a in av}
+        return None
+    if op is _c.SUBPATTERN:
+        _, add_flags, del_flags, sub = av
+        return None if add_flags or del_flags else _seq_language(sub.data)
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _seq_language(av.data)
+    if op is _c.BRANCH:
+        out: set[str] = set()
+        for alt in av[1]:
+            lang = _seq_language(alt.data)
+            if lang is None:
+                return None
+            out |= lang
+            if len(out) > _LANGUAGE_LIMIT:
+                return None
+        return out
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        lo, hi, sub = av
+        if hi > 2:
+            return None
+        lang = _seq_language(sub.data)
+        if lang is None:
+            return None
+        out, cur = ({""} if lo == 0 else set()), {""}
+        for n in range(1, hi + 1):
+            cur = {x + y for x in cur for y in lang}
+            if len(cur) > _LANGUAGE_LIMIT:
+                return None
+            if n >= lo:
+                out |= cur
+        return out if len(out) <= _LANGUAGE_LIMIT else None
+    return None
+
+
+def _seq_language(items: list) -> set[str] | None:
+    out = {""}
     for op, av in items:
-        if op is _c.LITERAL:
-            run.append(chr(av))
-            continue
-        if run:
-            candidates.append(["".join(run)])
-            run = []
+        lang = _language(op, av)
+        if lang is None:
+            return None
+        out = {x + y for x in out for y in lang}
+        if len(out) > _LANGUAGE_LIMIT:
+            return None
+    return out
+
+
+def _best(candidates: list[list[str]]) -> list[str] | None:
+    if not candidates:
+        return None
+    return max(candidates, key=lambda lits: (min(map(len, lits)), -len(lits)))
+
+
+def _required(items: list) -> list[str] | None:
+    """The best set of strings one of which every match of the sequence `items` contains.
+
+    Candidates: what a single item requires (its own literals, alternatives or inner parts),
+    and the strings a run of consecutive items with few possible matches can spell together
+    (`(操|草)(死|翻)` requires one of 操死, 操翻, 草死, 草翻)."""
+    candidates: list[list[str]] = []
+    langs = []
+    for op, av in items:
+        langs.append(_language(op, av))
         found: list[str] | None = None
         if op is _c.SUBPATTERN:
             _, add_flags, del_flags, sub = av
@@ -104,15 +188,19 @@ def _required(items: list) -> list[str] | None:
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
             lo, _, sub = av
             found = _required(sub.data) if lo >= 1 else None
-        elif op is _c.IN and all(o is _c.LITERAL for o, _ in av) and len(av) <= 8:
-            found = [chr(a) for _, a in av]
         if found:
             candidates.append(list(dict.fromkeys(found)))
-    if run:
-        candidates.append(["".join(run)])
-    if not candidates:
-        return None
-    return max(candidates, key=lambda lits: (min(map(len, lits)), -len(lits)))
+    for i in range(len(langs)):
+        spelled = {""}
+        for lang in langs[i:]:
+            if lang is None:
+                break
+            spelled = {x + y for x in spelled for y in lang}
+            if len(spelled) > _LANGUAGE_LIMIT:
+                break
+            if "" not in spelled:
+                candidates.append(sorted(spelled))
+    return _best(candidates)
 
 
 def required_literals(regex: "re.Pattern[str]") -> tuple[str, ...] | None:
@@ -126,3 +214,4 @@ def required_literals(regex: "re.Pattern[str]") -> tuple[str, ...] | None:
     if not found or min(map(len, found)) < 2:
         return None
     return tuple(found)
+

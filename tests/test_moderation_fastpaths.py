@@ -30,12 +30,15 @@ def test_word_and_letter_tests_match_re_classes():
 
 
 PATTERNS = [r"get|\d\s*/\s*\d|=", r"\d:\d\d|\(\d{5,}|树洞|\.(?:png|jpe?g)", r"(那场|上局)(?!雨)",
-            r"(m|s)\d{2,3}(那场|里)", r"(有个|个|屁)卵(用|事)?", r"^锤子[,.!?]", r"你.{0,3}妈", r"a?b", r"x|"]
+            r"(m|s)\d{2,3}(那场|里)", r"(有个|个|屁)卵(用|事)?", r"^锤子[,.!?]", r"你.{0,3}妈", r"a?b", r"x|",
+            r"(?=a)b", r"\bfoo", r"(?<!雨)(那场|上局)", r"(操|草)(死|翻)?(你|他)", r"(?:^|[,.])(我|卧)擦(?=[,.]|$)",
+            r"(你|他)(个)?(傻|蠢){1,2}(子|货)"]
+ALPHABET = "get1234/=:(树洞.png那场上局雨ms里有个屁卵用事锤子,你他妈ab x\n操草死翻卧擦我fo傻蠢子货"
 
 
 @pytest.mark.parametrize("source", PATTERNS)
 @settings(max_examples=150)
-@given(text=st.text(alphabet="get1234/=:(树洞.png那场上局雨ms里有个屁卵用事锤子,你他妈ab x\n", max_size=30))
+@given(text=st.text(alphabet=ALPHABET, max_size=30))
 def test_guarded_regex_finds_the_same_matches(source, text):
     plain = re.compile(source, re.M)
     assert [m.span() for m in guarded(plain).finditer(text)] == [m.span() for m in plain.finditer(text)]
@@ -43,7 +46,7 @@ def test_guarded_regex_finds_the_same_matches(source, text):
 
 @pytest.mark.parametrize("source", PATTERNS)
 @settings(max_examples=150)
-@given(text=st.text(alphabet="get1234/=:(树洞.png那场上局雨ms里有个屁卵用事锤子,你他妈ab x\n", max_size=30))
+@given(text=st.text(alphabet=ALPHABET, max_size=30))
 def test_every_match_holds_a_required_literal(source, text):
     regex = re.compile(source, re.M)
     lits = required_literals(regex)
@@ -54,14 +57,30 @@ def test_every_match_holds_a_required_literal(source, text):
 
 def test_required_literals_skip_single_characters_and_unknowns():
     assert required_literals(re.compile(r"(那场|上局)(?!雨)")) == ("那场", "上局")
-    assert required_literals(re.compile(r"(有个|个|屁)卵")) is None  # only single characters
+    assert required_literals(re.compile(r"(有个|个)|屁")) is None  # 屁 alone is a single character
     assert required_literals(re.compile(r"a?b|x")) is None
+
+
+def test_required_literals_spell_runs_of_few_choices():
+    assert required_literals(re.compile(r"(有个|个|屁)卵")) == ("个卵", "屁卵", "有个卵")
+    assert set(required_literals(re.compile(r"(操|草)(死|翻)(你|他)"))) == {
+        a + b + c for a in "操草" for b in "死翻" for c in "你他"}
+    assert required_literals(re.compile(r"(?<![可所])以(我|本人)")) == ("以我", "以本人")
+    # an optional part spells both ways; a long run of choices stops at the size limit
+    assert set(required_literals(re.compile(r"卧(\*)?槽"))) == {"卧槽", "卧*槽"}
+    assert required_literals(re.compile(r"[a-z]{3}")) is None
     assert required_literals(re.compile(r"(?i)导演说")) is None
 
 
 def test_guard_leaves_unreadable_patterns_alone():
-    for source in (r"a?b", r"[^x]y", r"(?=a)b", r"\bfoo", r"x|"):
+    for source in (r"[^x]y", r"x|", r"(?=a)", r".b", r"a*"):
         assert guarded(re.compile(source)).pattern == source
+
+
+def test_guard_looks_past_zero_width_and_optional_starts():
+    assert guarded(re.compile(r"(?<!羊毛)马甲")).pattern.startswith("(?=[马])")
+    assert guarded(re.compile(r"a?b")).pattern.startswith("(?=[ab])")
+    assert guarded(re.compile(r"(?:^|[,.])擦")).pattern.startswith("(?=[,\\.擦])")
 
 
 def test_fast_jieba_load_gives_jiebas_own_cut():

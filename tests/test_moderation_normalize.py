@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from moderation.normalize import fold, key, lower, nfkc, squeeze, t2s, views
 
@@ -42,6 +42,28 @@ def test_fold_maps_expanding_characters_back():
     f = fold("重㎏卧槽")  # ㎏ expands to "kg"
     assert f.text == "重kg卧槽"
     assert [f.to_original(i) for i in range(len(f.text))] == [0, 1, 1, 2, 3]
+
+
+def _fold_one_by_one(text: str) -> tuple[str, list[int]]:
+    """The reference fold: each character on its own, its index repeated per output character."""
+    from moderation.normalize import _fold_char
+
+    out, origin = [], []
+    for i, c in enumerate(text):
+        f = _fold_char(c)
+        out.append(f)
+        origin += [i] * len(f)
+    return "".join(out), origin
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="臥槽這ＯＫ…㎏①ﬁ\u00ad\u200b好的 ,。A", max_size=30))
+def test_fold_equals_folding_each_character_alone(text):
+    f = fold(text)
+    expected_text, expected_origin = _fold_one_by_one(text)
+    assert f.text == expected_text
+    assert [f.to_original(i) for i in range(len(f.text))] == expected_origin
+    assert f.to_original(len(f.text)) == len(text)
 
 
 @pytest.mark.parametrize("text, term", [
