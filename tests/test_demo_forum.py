@@ -4,7 +4,6 @@ And the honesty check: the demo's pages parse (HTML and API) to the Posts the sa
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 import time
 from collections import Counter
@@ -355,7 +354,6 @@ def _expected_text(body: str) -> str:
     return "\n".join(h.unescape(x).replace("\xa0", " ").strip() for x in _plain_lines(body))
 
 
-@pytest.mark.skipif(importlib.util.find_spec("parsers.discuz") is None, reason="parsers/discuz.py not written yet")
 @pytest.mark.parametrize("charset", ["utf-8", "gbk"])
 def test_pages_parse_to_the_sample(charset):
     from parsers.discuz import parse_api_thread, parse_thread_page
