@@ -69,25 +69,26 @@ class _Engine:
             for i, lit in enumerate(lits):
                 for s in lit or ():
                     needs.setdefault(s, []).append((cat, i))
-        # one automaton over every key; per key index, sorted out once: its length, its term
-        # entries, whether it is an allowed word, the categories whose patterns it anchors and
-        # the patterns whose literal it is
+        # one automaton over every key; per key index, sorted out once: its term entries,
+        # whether it is an allowed word, the categories whose patterns it anchors and the
+        # patterns whose literal it is
         keys: list[str] = []
-        values: list[tuple] = []
+        self.terms: list[tuple] = []
+        self.allowed: list[bool] = []
+        self.anchors: list[tuple[str, ...]] = []
+        self.needs: list[tuple[tuple[str, int], ...]] = []
         for k in dict.fromkeys([*grouped, *needs]):
             lst = list(dict.fromkeys(grouped.get(k, ())))
             terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
             anchors = tuple(dict.fromkeys(c for kind, c, _ in lst if kind == "anchor" and c in self.patterns))
             allowed = any(kind == "allow" for kind, _, _ in lst)
-            value = (len(k), terms, allowed, anchors, tuple(needs.get(k, ())))
-            if any(value[1:]):
+            literal_of = tuple(needs.get(k, ()))
+            if terms or allowed or anchors or literal_of:
                 keys.append(k)
-                values.append(value)
-        self.keys = keys
-        self.terms = [v[1] for v in values]
-        self.allowed = [v[2] for v in values]
-        self.anchors = [v[3] for v in values]
-        self.needs = [v[4] for v in values]
+                self.terms.append(terms)
+                self.allowed.append(allowed)
+                self.anchors.append(anchors)
+                self.needs.append(literal_of)
         self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
@@ -256,8 +257,8 @@ class Checker:
             order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
             if not order:
                 continue
-            ls, le = lines.bounds(k)
             patterns = eng.patterns[cat]
+            ls, le = lines.bounds(k)
             for i in order:
                 p = patterns[i]
                 m = p.regex.search(s_text, ls, le)
