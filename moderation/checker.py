@@ -63,12 +63,29 @@ class _Engine:
         # where the automaton saw one (the literals as written: patterns read the squeezed view)
         self.always: dict[str, tuple[int, ...]] = {}
         needs: dict[str, list[tuple[str, int]]] = {}
+        literals: dict[str, list] = {}
         for cat, ps in self.patterns.items():
-            lits = [required_literals(p.regex) for p in ps]
+            lits = literals[cat] = [required_literals(p.regex) for p in ps]
             self.always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
             for i, lit in enumerate(lits):
                 for s in lit or ():
                     needs.setdefault(s, []).append((cat, i))
+        # a category whose every pattern has required literals is looked at only where one of
+        # them was seen: its anchors are then checked on those lines alone, by one regex, and
+        # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
+        anchor_keys: dict[str, list[str]] = {}
+        for k, kind, cat, _ in lexicon.entries():
+            if kind == "anchor" and cat in self.patterns and k:
+                anchor_keys.setdefault(cat, []).append(k)
+        self.gated: dict[str, re.Pattern[str]] = {
+            cat: re.compile("|".join(map(re.escape, sorted(set(ks), key=len, reverse=True))))
+            for cat, ks in anchor_keys.items() if not self.always[cat]}
+        # a pattern every literal of which holds an anchor proves the anchor by being seen
+        self.implied: dict[str, frozenset[int]] = {
+            cat: frozenset(i for i, lit in enumerate(literals[cat]) if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
+            for cat in self.gated}
+        # one search of all of a category's patterns at once rejects most anchored lines
+        self.any_pattern = {cat: _union(ps) for cat, ps in self.patterns.items() if len(ps) > 1}
         # one automaton over every key; per key index, sorted out once: its term entries,
         # whether it is an allowed word, the categories whose patterns it anchors and the
         # patterns whose literal it is
@@ -80,7 +97,8 @@ class _Engine:
         for k in dict.fromkeys([*grouped, *needs]):
             lst = list(dict.fromkeys(grouped.get(k, ())))
             terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
-            anchors = tuple(dict.fromkeys(c for kind, c, _ in lst if kind == "anchor" and c in self.patterns))
+            anchors = tuple(dict.fromkeys(c for kind, c, _ in lst
+                                          if kind == "anchor" and c in self.patterns and c not in self.gated))
             allowed = any(kind == "allow" for kind, _, _ in lst)
             literal_of = tuple(needs.get(k, ()))
             if terms or allowed or anchors or literal_of:
@@ -94,6 +112,18 @@ class _Engine:
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
         self.segmenter = Segmenter(lexicon.allow)
+
+
+def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
+    """One regex matching wherever one of `patterns` does, or None where they cannot be joined
+    (numbered or named groups referred to, flags of their own)."""
+    sources = [p.source for p in patterns]
+    if any(re.search(r"\\[1-9]|\(\?P[=<]|\(\?[aiLmsux]+\)", src) for src in sources):
+        return None
+    try:
+        return guarded(re.compile("|".join(f"(?:{src})" for src in sources), re.M))
+    except re.error:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -192,8 +222,9 @@ class Checker:
                 allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
             anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
-            if anchors:
-                self._pattern_hits(v, lines, anchors, [(e - 1, nd[i]) for i, _, e in found if nd[i]], out)
+            needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
+            if anchors or needs:
+                self._pattern_hits(v, lines, anchors, needs, out)
         if self._raw_prefilters:
             self._raw_hits(v, out)
         return out.hits
@@ -233,7 +264,8 @@ class Checker:
     def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
         """A category's patterns on the lines holding one of its anchors (categories in the
         order their first anchor appears, lines in text order, patterns in lexicon order); a
-        pattern with required literals only where one of them is on the line."""
+        pattern with required literals only where one of them is on the line. The union of a
+        category's patterns is tried first: most anchored lines match none."""
         eng = self.engine
         s_text = v.squeezed.text
         brk = lines.breaks
@@ -251,7 +283,20 @@ class Checker:
                     present[(cat, k)] = {i}
                 else:
                     got.add(i)
-        rank = {cat: n for n, cat in enumerate(dict.fromkeys(c for _, cats in anchors for c in cats))}
+        gated = eng.gated
+        implied = eng.implied
+        for (cat, k), extra in present.items():
+            anchor = gated.get(cat)
+            if anchor is not None:
+                if not extra.isdisjoint(implied[cat]):
+                    pairs.add((cat, k))
+                    continue
+                ls, le = lines.bounds(k)
+                if anchor.search(s_text, ls, le):
+                    pairs.add((cat, k))
+        rank = {cat: n for n, cat in enumerate(dict.fromkeys(
+            [*(c for _, cats in anchors for c in cats), *(cat for _, pats in needs for cat, _ in pats)]))}
+        any_pattern = eng.any_pattern
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
             extra = present.get((cat, k))
             order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
@@ -259,6 +304,10 @@ class Checker:
                 continue
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
+            if len(order) > 1:
+                union = any_pattern.get(cat)
+                if union is not None and union.search(s_text, ls, le) is None:
+                    continue
             for i in order:
                 p = patterns[i]
                 m = p.regex.search(s_text, ls, le)

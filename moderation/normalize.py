@@ -150,10 +150,11 @@ _SYMBOLS = "*.·•_~=#@$%^&|/\\`×+'\"-"
 def _squeeze_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     """A run of fillers as ONE character class, so that `re` skips straight to the next
     candidate (an alternation of classes makes it try every position), and a run of three or
-    more of any one character; whether a run is squeezed is decided per match."""
+    more of any one character (`(.)\1\1+`: `re` rejects a position sooner than with `{2,}`);
+    whether a run is squeezed is decided per match."""
     spaces = "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10)
     cls = "[" + re.escape(spaces + _SYMBOLS) + "]"
-    return re.compile(cls + cls + "*"), re.compile(r"(.)\1{2,}")
+    return re.compile(cls + cls + "*"), re.compile(r"(.)\1\1+")
 
 
 class Squeezed(NamedTuple):
