@@ -93,14 +93,17 @@ class _Engine:
         self.terms: list[tuple] = []
         self.allowed: list[bool] = []
         self.anchors: list[tuple[str, ...]] = []
-        self.needs: list[tuple[tuple[str, int], ...]] = []
+        self.needs: list[tuple[tuple[str, frozenset[int]], ...]] = []
         for k in dict.fromkeys([*grouped, *needs]):
             lst = list(dict.fromkeys(grouped.get(k, ())))
             terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
             anchors = tuple(dict.fromkeys(c for kind, c, _ in lst
                                           if kind == "anchor" and c in self.patterns and c not in self.gated))
             allowed = any(kind == "allow" for kind, _, _ in lst)
-            literal_of = tuple(needs.get(k, ()))
+            by_category: dict[str, set[int]] = {}
+            for cat, i in needs.get(k, ()):
+                by_category.setdefault(cat, set()).add(i)
+            literal_of = tuple((cat, frozenset(ix)) for cat, ix in by_category.items())
             if terms or allowed or anchors or literal_of:
                 keys.append(k)
                 self.terms.append(terms)
@@ -277,12 +280,12 @@ class Checker:
         present: dict[tuple[str, int], set[int]] = {}
         for e, pats in needs:
             k = ix(brk, e) if brk else 0
-            for cat, i in pats:
+            for cat, idx in pats:
                 got = present.get((cat, k))
                 if got is None:
-                    present[(cat, k)] = {i}
+                    present[(cat, k)] = set(idx)
                 else:
-                    got.add(i)
+                    got |= idx
         gated = eng.gated
         implied = eng.implied
         for (cat, k), extra in present.items():
