@@ -18,6 +18,7 @@ the first `words` hit that needs a boundary. `get_checker(ruleset)` caches one C
 from __future__ import annotations
 
 import bisect
+import gc
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -212,7 +213,20 @@ class Checker:
 
     # ---- the scan ----------------------------------------------------------------------
     def hits(self, text: str) -> list[Hit]:
-        """Every category hit in `text` (the first per category per line), original spans."""
+        """Every category hit in `text` (the first per category per line), original spans.
+
+        The scan makes a few hundred thousand short-lived tuples on a big batch and no cycles:
+        the cyclic collector, which would walk every live object of the process again and
+        again meanwhile, is paused for it."""
+        if not gc.isenabled():
+            return self._hits(text)
+        gc.disable()
+        try:
+            return self._hits(text)
+        finally:
+            gc.enable()
+
+    def _hits(self, text: str) -> list[Hit]:
         eng = self.engine
         v = views(text)
         found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
