@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from parsers.models import Post, ThreadPage
@@ -115,10 +115,9 @@ class Scanner:
                 return None
             what = f"thread {tid} (mobile API page {page})"
             try:
-                doc = load_api_json(f.text, what)
-                if "Variables" not in doc:
-                    raise PageFormatError(f"{what}: not a Discuz mobile API answer")
-                tp = parse_api_thread(doc, tz=self.game.timezone, what=what)
+                # hundreds of floors take tens of milliseconds to read: in a thread, so that the
+                # event loop keeps the other connections busy meanwhile
+                tp = await asyncio.to_thread(_read_api_thread, f.text, self.game.timezone, what)
             except ThreadMissing:
                 raise
             except LoginRequired:
@@ -354,6 +353,13 @@ class _Seen(NamedTuple):
     floor: int
     text: str
     hidden: bool
+
+
+def _read_api_thread(text: str, tz: Any, what: str) -> ThreadPage:
+    doc = load_api_json(text, what)
+    if "Variables" not in doc:
+        raise PageFormatError(f"{what}: not a Discuz mobile API answer")
+    return parse_api_thread(doc, tz=tz, what=what)
 
 
 def _seen(p: Post) -> _Seen:

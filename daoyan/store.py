@@ -140,19 +140,24 @@ class Store:
         and the edit marker, so it refines only the time (to the second) and when it was seen."""
         now = _now()
         new = changed = 0
+        posts = list(posts)
+        olds, lasts = self._stored_states([p.pid for p in posts])
+        # an API read of floors already read from pages only touches times: one statement each
+        timed: list[tuple] = []
+        seen: list[tuple] = []
+        seen_revs: list[tuple] = []
         for p in posts:
             key = _revision_key(p)
-            old = self.db.execute("select revision, first_seen, time_precision, posted_at, source from posts "
-                                  "where pid=?", [p.pid]).fetchone()
-            last = self.db.execute("select rev, key from revisions where pid=? order by rev desc limit 1",
-                                   [p.pid]).fetchone()
+            old = olds.get(p.pid)
+            last = lasts.get(p.pid)
             same = last is not None and last[1] == key
             if old is not None and same and source == "api" and old[4] == "html":
                 if old[2] != "second" and p.time_precision == "second":
-                    self.db.execute("update posts set posted_at=?, time_precision=? where pid=?",
-                                    [p.posted_at.isoformat() if p.posted_at else None, "second", p.pid])
-                self.db.execute("update posts set last_seen=?, gone_at=null where pid=?", [now, p.pid])
-                self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, last[0]])
+                    at = p.posted_at.isoformat() if p.posted_at else None
+                    timed.append((at, "second", p.pid))
+                    olds[p.pid] = (old[0], old[1], "second", at, old[4])
+                seen.append((now, p.pid))
+                seen_revs.append((now, p.pid, last[0]))
                 continue
             row = p.to_row()
             for k in ("quotes", "colors", "sizes", "links"):
@@ -171,6 +176,8 @@ class Store:
                     row["posted_at"], row["time_precision"] = old[3], old[2]
             row.update(revision=rev, last_seen=now, gone_at=None)
             _upsert(self.db.conn, "posts", row, ("pid",))
+            olds[p.pid] = (rev, row["first_seen"], row["time_precision"], row["posted_at"], source)
+            lasts[p.pid] = (rev, key)
             if same:
                 self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, rev])
             else:
@@ -178,7 +185,31 @@ class Store:
                                 "edited_at, first_seen, last_seen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 [p.pid, rev, key, p.text, p.message_html, int(p.hidden),
                                  p.edit.at if p.edit else None, now, now])
+        conn = self.db.conn
+        conn.executemany("update posts set posted_at=?, time_precision=? where pid=?", timed)
+        conn.executemany("update posts set last_seen=?, gone_at=null where pid=?", seen)
+        conn.executemany("update revisions set last_seen=? where pid=? and rev=?", seen_revs)
         return new, changed
+
+    def _stored_states(self, pids: list[int]) -> tuple[dict[int, tuple], dict[int, tuple[int, str]]]:
+        """For the posts of one page, in a few queries rather than two per post: pid → (revision,
+        first_seen, time_precision, posted_at, source) of the stored post, and pid → (rev, key)
+        of its latest revision."""
+        olds: dict[int, tuple] = {}
+        lasts: dict[int, tuple[int, str]] = {}
+        unique = list(dict.fromkeys(pids))
+        for i in range(0, len(unique), 500):
+            chunk = unique[i:i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for pid, *rest in self.db.execute(
+                    f"select pid, revision, first_seen, time_precision, posted_at, source from posts "
+                    f"where pid in ({marks})", chunk):
+                olds[pid] = tuple(rest)
+            # SQLite takes the bare columns of a max() aggregate from the row holding the max
+            for pid, rev, key in self.db.execute(
+                    f"select pid, max(rev), key from revisions where pid in ({marks}) group by pid", chunk):
+                lasts[pid] = (rev, key)
+        return olds, lasts
 
     def save_page(self, url: str, status: int, content_type: str, body: bytes, page: ThreadPage,
                   source: str) -> tuple[int, int]:

@@ -235,6 +235,9 @@ class ForumClient:
                 self._statuses[resp.status_code] += 1
                 self._stats["bytes"] += len(resp.content)
                 if not is_retryable_status(resp.status_code):
+                    # the freed connection goes to a waiting request before this answer is decoded,
+                    # parsed and stored: that work then overlaps the next request's round trip
+                    await asyncio.sleep(0)
                     return self._fetched(resp, elapsed)
                 what = f"HTTP {resp.status_code}"
                 if resp.status_code == 429:
