@@ -56,7 +56,8 @@ class _Engine:
         normalize.warm()
         self.lexicon = lexicon
         grouped: dict[str, list[tuple[str, str, str]]] = {}
-        for k, kind, cat, term in lexicon.entries():
+        entries = lexicon.entries()
+        for k, kind, cat, term in entries:
             grouped.setdefault(k, []).append((kind, cat, term))
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
@@ -75,7 +76,7 @@ class _Engine:
         # them was seen: its anchors are then checked on those lines alone, by one regex, and
         # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
         anchor_keys: dict[str, list[str]] = {}
-        for k, kind, cat, _ in lexicon.entries():
+        for k, kind, cat, _ in entries:
             if kind == "anchor" and cat in self.patterns and k:
                 anchor_keys.setdefault(cat, []).append(k)
         self.gated: dict[str, re.Pattern[str]] = {
@@ -85,8 +86,9 @@ class _Engine:
         self.implied: dict[str, frozenset[int]] = {
             cat: frozenset(i for i, lit in enumerate(literals[cat]) if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
             for cat in self.gated}
-        # one search of all of a category's patterns at once rejects most anchored lines
-        self.any_pattern = {cat: _union(ps) for cat, ps in self.patterns.items() if len(ps) > 1}
+        # one search of all of a category's patterns at once rejects most anchored lines; built
+        # on a category's first use (compiling them all at once added a third to the start-up)
+        self.any_pattern: dict[str, re.Pattern[str] | None] = {}
         # one automaton over every key; per key index, sorted out once: its term entries,
         # whether it is an allowed word, the categories whose patterns it anchors and the
         # patterns whose literal it is
@@ -314,6 +316,7 @@ class Checker:
         rank = {cat: n for n, cat in enumerate(dict.fromkeys(
             [*(c for _, cats in anchors for c in cats), *(cat for _, pats in needs for cat, _ in pats)]))}
         any_pattern = eng.any_pattern
+        patterns_of = eng.patterns
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
             extra = present.get((cat, k))
             order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
@@ -322,7 +325,10 @@ class Checker:
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
             if len(order) > 1:
-                union = any_pattern.get(cat)
+                if cat in any_pattern:
+                    union = any_pattern[cat]
+                else:
+                    union = any_pattern[cat] = _union(patterns_of[cat])
                 if union is not None and union.search(s_text, ls, le) is None:
                     continue
             for i in order:
