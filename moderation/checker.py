@@ -52,8 +52,11 @@ class Hit:
 class _Engine:
     """Everything built from the lexicon: shared by every Checker of the process."""
 
-    def __init__(self, lexicon: Lexicon):
+    def __init__(self, lexicon: Lexicon, *, shortcuts: bool = True):
+        """`shortcuts=False` is the plain form (every anchor in the automaton, each pattern tried
+        in turn), which the tests hold the shortcuts against."""
         normalize.warm()
+        self.shortcuts = shortcuts
         self.lexicon = lexicon
         grouped: dict[str, list[tuple[str, str, str]]] = {}
         entries = lexicon.entries()
@@ -81,7 +84,7 @@ class _Engine:
                 anchor_keys.setdefault(cat, []).append(k)
         self.gated: dict[str, re.Pattern[str]] = {
             cat: re.compile("|".join(map(re.escape, sorted(set(ks), key=len, reverse=True))))
-            for cat, ks in anchor_keys.items() if not self.always[cat]}
+            for cat, ks in anchor_keys.items() if shortcuts and not self.always[cat]}
         # a pattern every literal of which holds an anchor proves the anchor by being seen
         self.implied: dict[str, frozenset[int]] = {
             cat: frozenset(i for i, lit in enumerate(literals[cat]) if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
@@ -324,7 +327,7 @@ class Checker:
                 continue
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
-            if len(order) > 1:
+            if len(order) > 1 and eng.shortcuts:
                 if cat in any_pattern:
                     union = any_pattern[cat]
                 else:

@@ -89,3 +89,49 @@ def test_fast_jieba_load_gives_jiebas_own_cut():
     tk = Segmenter(["马甲线"]).tokenizer()
     assert list(tk.cut("马甲线练了三个月", HMM=False))[0] == "马甲线"
     assert len(tk.FREQ) > 300_000
+
+
+# ---- the checker's own shortcuts: gated categories and pattern unions against the plain form
+
+def _checkers():
+    from moderation.checker import Checker, _Engine
+    from moderation.loader import load_lexicon
+
+    fast = Checker()
+    plain = Checker()
+    plain.engine = _Engine(load_lexicon(), shortcuts=False)
+    return fast, plain
+
+
+def _fragments() -> list[str]:
+    from moderation.loader import load_lexicon
+
+    lex = load_lexicon()
+    out: list[str] = []
+    for lx in lex.categories.values():
+        out += lx.anchors + lx.terms[:5] + lx.examples + lx.clean
+    return sorted(set(out))
+
+
+FRAGMENTS = _fragments()
+FAST, PLAIN = _checkers()
+
+
+def _json(flags) -> list[dict]:
+    return [f.to_json() for f in flags]
+
+
+def test_shortcuts_find_what_the_plain_form_finds_on_the_lexicon_sentences():
+    assert FAST.engine.gated and not PLAIN.engine.gated
+    for text in FRAGMENTS:
+        assert _json(FAST.check_text(text)) == _json(PLAIN.check_text(text)), text
+    fast = [_json(f) for f in FAST.check_texts(FRAGMENTS)]
+    assert fast == [_json(f) for f in PLAIN.check_texts(FRAGMENTS)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(FRAGMENTS), st.sampled_from(["", "，", "\n", " ", "……", "。", "我"])),
+                min_size=1, max_size=6))
+def test_shortcuts_find_what_the_plain_form_finds_on_mixed_posts(parts):
+    text = "".join(a + b for a, b in parts)
+    assert _json(FAST.check_text(text)) == _json(PLAIN.check_text(text))
