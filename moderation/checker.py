@@ -7,7 +7,9 @@ How a post is read (see normalize.py and lexicon.py):
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
 4. A category's regex patterns run only on the lines where one of its anchors was found (and a
-   pattern with required literals only where the automaton also saw one of them);
+   pattern with required literals only where the automaton also saw one of them; where every
+   pattern of a category has them, its anchors are looked for on those lines alone, by one
+   regex, and a line is first tried against the union of the category's patterns);
    raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
 5. Spans go back through the views to the original text.
 
