@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, NamedTuple
+from datetime import tzinfo
+from typing import Callable, NamedTuple
 
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from parsers.models import Post, ThreadPage
@@ -355,7 +356,7 @@ class _Seen(NamedTuple):
     hidden: bool
 
 
-def _read_api_thread(text: str, tz: Any, what: str) -> ThreadPage:
+def _read_api_thread(text: str, tz: tzinfo, what: str) -> ThreadPage:
     doc = load_api_json(text, what)
     if "Variables" not in doc:
         raise PageFormatError(f"{what}: not a Discuz mobile API answer")

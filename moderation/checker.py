@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -89,11 +90,10 @@ class _Engine:
             for cat, ks in anchor_keys.items() if shortcuts and not self.always[cat]}
         # a pattern every literal of which holds an anchor proves the anchor by being seen
         self.implied: dict[str, frozenset[int]] = {
-            cat: frozenset(i for i, lit in enumerate(literals[cat]) if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
+            cat: frozenset(i for i, lit in enumerate(literals[cat])
+                           if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
             for cat in self.gated}
-        # one search of all of a category's patterns at once rejects most anchored lines; built
-        # on a category's first use (compiling them all at once added a third to the start-up)
-        self.any_pattern: dict[str, re.Pattern[str] | None] = {}
+        self._unions: dict[str, re.Pattern[str] | None] = {}
         # one automaton over every key; per key index, sorted out once: its term entries,
         # whether it is an allowed word, the categories whose patterns it anchors and the
         # patterns whose literal it is
@@ -123,6 +123,13 @@ class _Engine:
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
         self.segmenter = Segmenter(lexicon.allow)
+
+    def union(self, category: str) -> "re.Pattern[str] | None":
+        """One search of all of a category's patterns at once, which rejects most anchored
+        lines; built on the category's first use (all at start-up added a third to it)."""
+        if category not in self._unions:
+            self._unions[category] = _union(self.patterns[category])
+        return self._unions[category]
 
 
 def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
@@ -223,8 +230,8 @@ class Checker:
         """Every category hit in `text` (the first per category per line), original spans.
 
         The scan makes a few hundred thousand short-lived tuples on a big batch and no cycles:
-        the cyclic collector, which would walk every live object of the process again and
-        again meanwhile, is paused for it."""
+        the cyclic collector, whose older generations' passes walk the process's live objects,
+        is paused for it."""
         if not gc.isenabled():
             return self._hits(text)
         gc.disable()
@@ -318,10 +325,8 @@ class Checker:
                 ls, le = lines.bounds(k)
                 if anchor.search(s_text, ls, le):
                     pairs.add((cat, k))
-        rank = {cat: n for n, cat in enumerate(dict.fromkeys(
-            [*(c for _, cats in anchors for c in cats), *(cat for _, pats in needs for cat, _ in pats)]))}
-        any_pattern = eng.any_pattern
-        patterns_of = eng.patterns
+        rank = {cat: n for n, cat in enumerate(dict.fromkeys(itertools.chain(
+            (c for _, cats in anchors for c in cats), (cat for _, pats in needs for cat, _ in pats))))}
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
             extra = present.get((cat, k))
             order = sorted(extra.union(eng.always[cat])) if extra else eng.always[cat]
@@ -330,10 +335,7 @@ class Checker:
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
             if len(order) > 1 and eng.shortcuts:
-                if cat in any_pattern:
-                    union = any_pattern[cat]
-                else:
-                    union = any_pattern[cat] = _union(patterns_of[cat])
+                union = eng.union(cat)
                 if union is not None and union.search(s_text, ls, le) is None:
                     continue
             for i in order:
