@@ -292,14 +292,13 @@ class _BlockNodes:
 
     def complete(self, b: Node) -> None:
         """The lookups the page query leaves out, for the posts that need them."""
-        if self.whole:
-            return
-        if self.author_link is None:
-            self.authi_link = b.css_first("div.authi a")
-            if self.authi_link is None:
-                self.authi = b.css_first("div.authi")
-        if self.message is None:
-            self.locked = b.css_first("div.locked")
+        if not self.whole:
+            if self.author_link is None:
+                self.authi_link = b.css_first("div.authi a")
+            if self.message is None:
+                self.locked = b.css_first("div.locked")
+        if self.author_link is None and self.authi_link is None:
+            self.authi = b.css_first("td.pls div.pi") or self.authi or b.css_first("div.authi")
 
     @classmethod
     def of_block(cls, b: Node, pid: int) -> "_BlockNodes":
@@ -418,6 +417,17 @@ def _within(n: Node, block: Node) -> bool:
     return False
 
 
+def _bare_name(node: Node) -> str:
+    """`匿名`, `游客 <em>ip</em>`, `NAME <em>该用户已被删除</em>`: the name without the note in <em>."""
+    parts = []
+    child = node.child
+    while child is not None:
+        if child.tag != "em":
+            parts.append(child.text())
+        child = child.next
+    return " ".join("".join(parts).split())
+
+
 def _int(s: str | None) -> int | None:
     try:
         return int(s) if s is not None else None
@@ -475,9 +485,9 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
             author = a.text().strip()
             um = _UID_IN_URL.search(_attr(a, "href"))
             uid = int(um.group(1)) if um else None
-        else:  # 匿名 or a deleted user
+        else:  # 匿名, a guest or a deleted user: the name stands bare in the card, an <em> after it
             au = nodes.authi
-            author = au.text().strip() if au else ""
+            author = _bare_name(au) if au else ""
             uid = None
         num = nodes.postnum
         floor = None
