@@ -255,8 +255,8 @@ class _BlockNodes:
         self.whole = whole  # fed by the block's own query (every selector), not the page's
 
     def take(self, n: Node, tag: str, nid: str | None, nested: bool) -> None:
-        """`nested`: the node matched its tag's descendant selector (`div.authi a[.xw1]`,
-        `div.pattl ignore_js_op`), which its own attributes cannot tell."""
+        """`nested`: the node matched a selector besides its id's (`div.authi a[.xw1]`, a class),
+        which for a descendant selector its own attributes cannot tell."""
         ids = self.ids
         if nid in ids:
             if nid == ids[0]:
@@ -278,16 +278,16 @@ class _BlockNodes:
                 if self.author_link is None and "xw1" in _attr(n, "class").split():
                     self.author_link = n
         elif tag == "div":
-            if self.whole and (self.authi is None or self.locked is None):
-                classes = _attr(n, "class").split()
-                if "authi" in classes and self.authi is None:
-                    self.authi = n
-                if "locked" in classes and self.locked is None:
-                    self.locked = n
-        elif tag == "ignore_js_op":
             if nested:
-                self.attachments += 1
-        elif tag == "dl" and "tattl" in _attr(n, "class").split():
+                classes = _attr(n, "class").split()
+                if self.whole:
+                    if "authi" in classes and self.authi is None:
+                        self.authi = n
+                    if "locked" in classes and self.locked is None:
+                        self.locked = n
+                if "pattl" in classes:
+                    self.attachments += _attachment_list(n)
+        elif tag == "dl" and nested and "tattl" in _attr(n, "class").split():
             self.attachments += 1
 
     def complete(self, b: Node) -> None:
@@ -305,12 +305,28 @@ class _BlockNodes:
         """One query over the block itself (the fallback when post blocks nest)."""
         out = cls(pid, whole=True)
         ids = out.ids
-        found = b.css(f"div.authi a, div.authi, #{ids[0]}, #{ids[1]}, #{ids[2]}, div.locked, "
-                      "div.pattl ignore_js_op, dl.tattl")
+        found = b.css(f"div.authi a, div.authi, #{ids[0]}, #{ids[1]}, #{ids[2]}, div.locked, [class*=attl]")
         for n, k in _runs(found):
             nid = n.id
             out.take(n, n.tag, nid, k - (nid in ids) > 0)
         return out
+
+
+def _attachment_list(pattl: Node) -> int:
+    """The entries of a post's attachment list (`div.pattl`): its <ignore_js_op> wrappers, once
+    each however the lists nest (a nested list's own entries are counted by its parent)."""
+    if _within_class(pattl, "pattl"):
+        return 0
+    return sum(1 for n in pattl.traverse(include_text=False) if n.tag == "ignore_js_op")
+
+
+def _within_class(n: Node, cls: str) -> bool:
+    p = n.parent
+    while p is not None and p.tag != "html":
+        if p.tag == "div" and cls in _attr(p, "class").split():
+            return True
+        p = p.parent
+    return False
 
 
 def _runs(found: list[Node]) -> Iterable[tuple[Node, int]]:
@@ -326,9 +342,15 @@ def _runs(found: list[Node]) -> Iterable[tuple[Node, int]]:
         yield n, k
 
 
-_PAGE_QUERY = ("div[id^=post_], td.pls.ptn.pbn span.xi1, #thread_subject, div.pg, div.authi a.xw1, "
-               "[id^=postnum], [id^=authorposton], [id^=postmessage_], div.pattl ignore_js_op, dl.tattl")
-_FIELD_ID_PREFIXES = ("postnum", "authorposton", "postmessage_")
+# Each selector of a group costs lexbor a test of every element, so the group is kept short: one
+# `[id*=post]` brings the blocks and their id'd fields (post_N, postnumN, authorpostonN,
+# postmessage_N, and decoys sorted out by id), one `[class*=attl]` both attachment lists.
+_PAGE_QUERY = "[id*=post], #thread_subject, div.pg, div.authi a.xw1, td.pls.ptn.pbn span.xi1, [class*=attl]"
+
+
+def _by_id(nid: str | None) -> int:
+    """1 when the page query matched the node by its id (its first selectors), else 0."""
+    return 1 if nid and ("post" in nid or nid == "thread_subject") else 0
 
 
 class _PageNodes:
@@ -357,7 +379,7 @@ class _PageNodes:
             tag, nid = n.tag, n.id
             by_id = 0
             if nid:
-                if nid.startswith(_FIELD_ID_PREFIXES):
+                if "post" in nid:
                     by_id = 1
                 elif nid == "thread_subject":
                     by_id = 1
@@ -394,9 +416,8 @@ def _reread(block: Node, found: list[Node], start: int, end: int) -> _BlockNodes
     for n, k in _runs(found[start:end]):
         if not _within(n, block):
             break
-        nid = n.id or ""
-        by_id = 1 if nid.startswith(_FIELD_ID_PREFIXES) or nid == "thread_subject" else 0
-        out.take(n, n.tag, n.id, k > by_id)
+        nid = n.id
+        out.take(n, n.tag, nid, k > _by_id(nid))
     return out
 
 
@@ -449,7 +470,8 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
             raise LoginRequired(f"{what}: the forum answered its login page instead of the thread; "
                                 "set [forum.login] in the game file")
         raise PageFormatError(f"{what}: no posts found: not a Discuz thread page, or the page is cut short")
-    if "</html>" not in html[-4000:].lower():
+    tail = html[-4000:]
+    if "</html>" not in tail and "</html>" not in tail.lower():  # lower() only for odd pages
         raise PageFormatError(f"{what}: the page is cut short (no closing </html>)")
 
     m = re.search(r"var fid = parseInt\('(\d+)'\), tid = parseInt\('(\d+)'\)", html)

@@ -118,3 +118,11 @@ def test_ids_that_merely_contain_post_are_not_fields() -> None:
     posts = parse(page(block(41, 1, "饺子", 3, "一" + decoys), block(42, 2, "汤圆", 7, "二")))
     assert (posts[41].author, posts[41].floor, posts[41].text) == ("饺子", 1, "一\n冒充\n99")
     assert (posts[42].author, posts[42].floor) == ("汤圆", 2)
+
+
+def test_blocks_nested_in_a_broken_page_keep_their_own_fields() -> None:
+    inner = block(62, 2, "汤圆", 7, "二", after='<div class="pattl">' + IMAGE.format(3) + "</div>")
+    outer = block(61, 1, "饺子", 3, "一").replace('<div id="comment_61"', inner + '<div id="comment_61"')
+    posts = parse(page(outer, block(63, 3, "馄饨", 8, "三")))
+    assert [(p.pid, p.floor, p.author, p.attachments) for p in posts.values()] == [
+        (61, 1, "饺子", 1), (62, 2, "汤圆", 1), (63, 3, "馄饨", 0)]

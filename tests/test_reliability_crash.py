@@ -40,10 +40,16 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def director_view(db: Path) -> dict[str, list[tuple]]:
-    """What a director reads from the store: the posts and every revision of their words."""
+    """What a director reads from the store: the posts and every revision of their words.
+
+    A scan killed between opening the file (WAL mode writes its header) and committing the schema
+    leaves a valid SQLite file with no tables at all; the schema is one transaction, so never some."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         assert con.execute("pragma integrity_check").fetchone() == ("ok",)
+        tables = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
+        if not tables:
+            return {"posts": [], "revisions": []}
         return {
             "posts": con.execute("select pid, tid, floor, author, text, posted_at, hidden, gone_at is null "
                                  "from posts order by pid").fetchall(),
