@@ -377,14 +377,9 @@ class _PageNodes:
                 k += 1
             run_start, i = i, i + k
             tag, nid = n.tag, n.id
-            by_id = 0
-            if nid:
-                if "post" in nid:
-                    by_id = 1
-                elif nid == "thread_subject":
-                    by_id = 1
-                    if self.subject is None:
-                        self.subject = n
+            by_id = _by_id(nid)
+            if by_id and self.subject is None and nid == "thread_subject":
+                self.subject = n
             if tag == "div":
                 if self.pager is None and "pg" in _attr(n, "class").split():
                     self.pager = n

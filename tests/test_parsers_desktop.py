@@ -30,7 +30,7 @@ def block(pid: int, floor: int, author: str, uid: int, message: str, *, after: s
     return f"""<div id="post_{pid}" ><table id="pid{pid}" class="plhin" summary="pid{pid}" cellspacing="0" cellpadding="0">
 <tr><td class="pls" rowspan="2"><div id="favatar{pid}" class="pls cl favatar"><div class="pi">
 {card}</div>
-<div class="i y"><strong><a href="home.php?mod=space&amp;uid={uid}" class="xi2">{author or ''}</a></strong></div>
+<div class="i y"><strong><a href="home.php?mod=space&amp;uid={uid}" class="xi2">{author}</a></strong></div>
 </div></td>
 <td class="plc"><div class="pi"><strong>
 <a href="forum.php?mod=redirect&goto=findpost&ptid=9&pid={pid}" id="postnum{pid}"><em>{floor}</em><sup>#</sup></a>
@@ -75,7 +75,7 @@ def test_the_thread_header_and_every_field_of_a_plain_post() -> None:
     p = tp.posts[0]
     assert (p.pid, p.floor, p.author, p.uid, p.first, p.text) == (11, 1, "饺子", 3, True, "我是好人。\n投 汤圆")
     assert p.posted_at.isoformat() == "2026-11-26T14:41:00+08:00" and p.time_precision == "second"
-    assert [(q.pid, q.floor) for q in tp.posts[1:]] == [(12, 2)] and tp.posts[1].uid == 7
+    assert [(p.pid, p.floor, p.uid) for p in tp.posts[1:]] == [(12, 2, 7)]
 
 
 @pytest.mark.parametrize("message, after, want", [
