@@ -97,6 +97,9 @@ class DemoForum:
                  charset: str = "utf-8", latency: float = 0.0, faults: FaultPlan | None = None,
                  require_login: bool = False, users: dict[str, str] | None = None,
                  now: datetime | None = None, per_page: int = 10):
+        """`latency` is each answer's response time in seconds, counted from the request: the
+        forum's own work of rendering a page is inside it, as it is in a real forum's response
+        time, so a client's ideal (requests x latency / connections) is reachable in principle."""
         cs = charset.lower().replace("_", "-")
         if cs in ("utf8", "utf-8"):
             cs = "utf-8"
@@ -299,6 +302,7 @@ def _make_handler(forum: DemoForum) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # headers and body go out in two writes: don't wait for the ACK
         server_version = "DemoDiscuz/X3.5"
+        _due = 0.0  # when the answer to the request being served may go out (monotonic clock)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
             pass
@@ -320,8 +324,15 @@ def _make_handler(forum: DemoForum) -> type[BaseHTTPRequestHandler]:
                     return v
             return None
 
+        def _wait_latency(self) -> None:
+            """Hold the answer until `latency` has passed since the request came in."""
+            wait = self._due - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+
         def _send(self, status: int, ctype: str, body: bytes, cookies: list[str] | None = None,
                   extra: dict[str, str] | None = None) -> None:
+            self._wait_latency()
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             for c in cookies or ():
@@ -348,6 +359,7 @@ def _make_handler(forum: DemoForum) -> type[BaseHTTPRequestHandler]:
                 time.sleep(forum.faults.timeout_seconds)
                 return False
             if kind == "reset":
+                self._wait_latency()
                 try:
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                     self.connection.close()
@@ -356,6 +368,7 @@ def _make_handler(forum: DemoForum) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 return True
             if kind == "truncate":
+                self._wait_latency()
                 self.send_response(200)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
@@ -370,11 +383,10 @@ def _make_handler(forum: DemoForum) -> type[BaseHTTPRequestHandler]:
 
         def _serve(self, form: dict[str, str] | None) -> None:
             try:
+                self._due = time.monotonic() + forum.latency
                 n = forum.requests.add(self.path)
                 with forum._lock:
                     forum._apply_scheduled(n)
-                if forum.latency:
-                    time.sleep(forum.latency)
                 self._route(form)
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
