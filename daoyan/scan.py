@@ -10,9 +10,11 @@ page): a gap is fetched again before the scan ends.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import tzinfo
-from typing import Callable, NamedTuple
+from functools import partial
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from parsers.models import Post, ThreadPage
@@ -23,6 +25,7 @@ from .gamefile import Game
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)
+T = TypeVar("T")
 LOGIN_RETRIES = 5  # logins again for one page before the scan gives up on the session
 
 
@@ -65,8 +68,21 @@ class Scanner:
         self.logged_in = False
         self._login_lock = asyncio.Lock()
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
+        self._worker: ThreadPoolExecutor | None = None
+        # pages fetched but not yet read and stored, at most: a forum faster than the reading
+        # cannot pile a whole thread's responses up in memory
+        self._unread = asyncio.Semaphore(2 * game.forum.connections)
 
     # ------------------------------------------------------------ fetching
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """Reading a page and storing it run on the scan's one worker thread, in the order asked:
+        on the event loop they would hold back the requests of the other connections (a page
+        read while a request is half sent delays that request by the whole read). One thread
+        keeps the store's writes in order, one at a time, on its one connection."""
+        if self._worker is None:
+            raise RuntimeError("pages are read and stored only within scan_thread")
+        return await asyncio.get_running_loop().run_in_executor(self._worker, partial(fn, *args, **kw))
 
     async def _login(self) -> None:
         creds = self.game.credentials()
@@ -90,7 +106,8 @@ class Scanner:
             f = await self.client.thread_page(tid, page)
             what = f"thread {tid} page {page}"
             try:
-                return f, parse_thread_page(f.text, tz=self.game.timezone, tid_hint=tid, what=what)
+                return f, await self._off_loop(parse_thread_page, f.text, tz=self.game.timezone,
+                                               tid_hint=tid, what=what)
             except LoginRequired:
                 expired += 1
                 if self.game.forum.login is None or expired > LOGIN_RETRIES:
@@ -116,9 +133,7 @@ class Scanner:
                 return None
             what = f"thread {tid} (mobile API page {page})"
             try:
-                # hundreds of floors take tens of milliseconds to read: in a thread, so that the
-                # event loop keeps the other connections busy meanwhile
-                tp = await asyncio.to_thread(_read_api_thread, f.text, self.game.timezone, what)
+                tp = await self._off_loop(_read_api_thread, f.text, self.game.timezone, what)
             except ThreadMissing:
                 raise
             except LoginRequired:
@@ -148,7 +163,7 @@ class Scanner:
         if first is None:
             return None
         f, tp = first
-        self._save(f, tp, "api")
+        await self._save(f, tp, "api")
         posts = [_seen(p) for p in tp.posts]
         if tp.last_page > 1:
             rest = await asyncio.gather(*(self._api_saved(tid, n, ppp) for n in range(2, tp.last_page + 1)))
@@ -162,22 +177,33 @@ class Scanner:
         r = await self._api(tid, page, ppp)
         if r is None:
             return None
-        self._save(r[0], r[1], "api")
+        await self._save(r[0], r[1], "api")
         return [_seen(p) for p in r[1].posts]
 
     async def _html_saved(self, tid: int, page: int) -> ThreadPage:
         """A desktop page fetched and stored at once; the answer is the page without its posts, so
         the tasks of a 2,000-page thread do not hold every response and Post until the end."""
-        f, tp = await self._html(tid, page)
-        self._save(f, tp, "html")
+        async with self._unread:
+            f, tp = await self._html(tid, page)
+            await self._save(f, tp, "html")
         return _summary(tp)
 
-    def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
-        return self.store.save_page(f.url, f.status, f.headers.get("content-type", ""), f.content, tp, source)
+    async def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
+        return await self._off_loop(self.store.save_page, f.url, f.status, f.headers.get("content-type", ""),
+                                    f.content, tp, source)
 
     # ------------------------------------------------------------ one thread
 
     async def scan_thread(self, tid: int) -> ThreadScan:
+        """One thread into the store. Its pages are read and stored on a worker thread that this
+        call starts and, however it ends, waits for: no write outlives the scan of its thread."""
+        with ThreadPoolExecutor(1, thread_name_prefix="daoyan-scan") as self._worker:
+            try:
+                return await self._scan_thread(tid)
+            finally:
+                self._worker = None
+
+    async def _scan_thread(self, tid: int) -> ThreadScan:
         ts = ThreadScan(tid=tid)
         known = self.store.thread(tid)
         before = self.store.post_keys(tid)
@@ -188,7 +214,7 @@ class Scanner:
                 api_posts = None
                 f1, p1 = await self._html(tid, 1)
                 html_pages[1] = _summary(p1)
-                self._save(f1, p1, "html")
+                await self._save(f1, p1, "html")
                 todo = list(range(2, p1.last_page + 1))
                 per_page = len(p1.posts) if p1.last_page > 1 else (known or {}).get("per_page") or max(10, len(p1.posts))
             else:
@@ -257,7 +283,7 @@ class Scanner:
                                 or self._source_of(p.pid) != "html"})
         for n in missing_pages:
             f, tp = await self._html(tid, n)
-            self._save(f, tp, "html")
+            await self._save(f, tp, "html")
         return missing_pages
 
     def _fullest_page(self, tid: int, last_page: int) -> int:
@@ -282,7 +308,7 @@ class Scanner:
         pages = [p for p in pages if 1 <= p <= last_page]
         for n in pages[:20]:
             f, tp = await self._html(tid, n)
-            self._save(f, tp, "html")
+            await self._save(f, tp, "html")
 
     async def _rules_tid(self, result: ScanResult) -> int | None:
         """The game's rule post (规则帖), whose floors the rules also cover: from the game file, or

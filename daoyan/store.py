@@ -42,7 +42,9 @@ class Store:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            # a scan writes its pages from its worker thread while the store was opened on the
+            # caller's: one thread at a time, never two at once (the scan waits for each write)
+            conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
             conn.execute("pragma journal_mode=wal")
             conn.execute("pragma synchronous=normal")
             conn.execute("pragma foreign_keys=on")

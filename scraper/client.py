@@ -202,17 +202,22 @@ class ForumClient:
     async def _request(self, method: str, path: str, *, params: dict | None = None,
                        content: bytes | None = None,
                        headers: dict[str, str] | None = None) -> Fetched:
-        url = self._http.build_request(method, path, params=params).url
+        def build() -> httpx.Request:
+            return self._http.build_request(method, path, params=params, content=content, headers=headers)
+
+        request = build()
+        url = request.url
         what = ""
         for attempt in range(self.retries + 1):
             wait: float | None = None
+            if attempt:
+                request = build()  # a retry carries the cookies the session has by now
             try:
                 async with self._in_flight:
                     await self._limiter.acquire()
                     self._stats["requests"] += 1
                     started = time.monotonic()
-                    resp = await self._http.request(method, path, params=params,
-                                                    content=content, headers=headers)
+                    resp = await self._http.send(request)
                     elapsed = time.monotonic() - started
                     self._check_length(resp)
             except httpx.TimeoutException as exc:
