@@ -36,6 +36,7 @@ from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
 from .segment import Segmenter
+from .startup_cache import cached
 from .structure import is_enlarged, is_red, whistle_offenders
 
 CONTEXT = 12
@@ -62,7 +63,7 @@ class _Engine:
         self.shortcuts = shortcuts
         self.lexicon = lexicon
         grouped: dict[str, list[tuple[str, str, str]]] = {}
-        entries = lexicon.entries()
+        entries, literals = _derived(lexicon)
         for k, kind, cat, term in entries:
             grouped.setdefault(k, []).append((kind, cat, term))
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
@@ -71,9 +72,7 @@ class _Engine:
         # where the automaton saw one (the literals as written: patterns read the squeezed view)
         self.always: dict[str, tuple[int, ...]] = {}
         needs: dict[str, list[tuple[str, int]]] = {}
-        literals: dict[str, list] = {}
-        for cat, ps in self.patterns.items():
-            lits = literals[cat] = [required_literals(p.regex) for p in ps]
+        for cat, lits in literals.items():
             self.always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
             for i, lit in enumerate(lits):
                 for s in lit or ():
@@ -118,7 +117,7 @@ class _Engine:
                 self.allowed.append(allowed)
                 self.anchors.append(anchors)
                 self.needs.append(literal_of)
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
+        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
@@ -130,6 +129,20 @@ class _Engine:
         if category not in self._unions:
             self._unions[category] = _union(self.patterns[category])
         return self._unions[category]
+
+
+def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
+    """The automaton's entries, and each category's patterns' required literals."""
+    literals = {c: [required_literals(p.regex) for p in lx.patterns]
+                for c, lx in lexicon.categories.items() if lx.patterns}
+    return lexicon.entries(), literals
+
+
+def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
+    """`_derive`, kept between runs for a lexicon read from files (startup_cache)."""
+    if not lexicon.digest:
+        return _derive(lexicon)
+    return cached("lexicon", lambda: _derive(lexicon), extra=lexicon.digest)
 
 
 def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":

@@ -24,6 +24,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
+from .startup_cache import cached
+
 
 @lru_cache(maxsize=1)
 def _t2s_chars() -> dict[str, str]:
@@ -69,10 +71,23 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
     """A `str.translate` table (a list indexed by code point: faster than a dict) giving every
     character its fold, a regex of the characters whose fold is not one character (they break
     the one-to-one map of positions), and those folds."""
-    t2s_table = _t2s_chars()
-    size = max(0x10000, max(map(ord, t2s_table), default=0) + 1)
+    size, changes = cached("fold-table", _fold_changes)
     table = [chr(i) for i in range(size)]
     multi: dict[str, str] = {}
+    for i, f in changes.items():
+        table[i] = f
+        if len(f) != 1:
+            multi[chr(i)] = f
+    multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]+") if multi else None
+    return table, multi_re, multi
+
+
+def _fold_changes() -> tuple[int, dict[int, str]]:
+    """The fold table's size and the code points whose fold is not themselves, with their folds
+    (derived once per installation: see startup_cache)."""
+    t2s_table = _t2s_chars()
+    size = max(0x10000, max(map(ord, t2s_table), default=0) + 1)
+    changes: dict[int, str] = {}
     candidates = [chr(i) for i in range(0x10000) if not 0xD800 <= i <= 0xDFFF]
     candidates += [c for c in t2s_table if ord(c) >= 0x10000]
     is_normalized = unicodedata.is_normalized
@@ -80,13 +95,9 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
         if c not in t2s_table and is_normalized("NFKC", c) and c.lower() == c:
             continue
         f = _fold_char(c)
-        if f == c:
-            continue
-        table[ord(c)] = f
-        if len(f) != 1:
-            multi[c] = f
-    multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]+") if multi else None
-    return table, multi_re, multi
+        if f != c:
+            changes[ord(c)] = f
+    return size, changes
 
 
 def warm() -> None:

@@ -1,10 +1,19 @@
 """Shared fixtures: where the genuine captures are, skipped with a reason where ../shared is absent."""
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# the checker's start-up cache (moderation/startup_cache.py) of this test run, not the user's
+if "DAOYAN_CACHE_DIR" not in os.environ:
+    os.environ["DAOYAN_CACHE_DIR"] = tempfile.mkdtemp(prefix="daoyan-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["DAOYAN_CACHE_DIR"], True)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

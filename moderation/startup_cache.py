@@ -1,0 +1,103 @@
+"""What the checker derives at start-up, kept between runs: the fold table, the lexicon's entries
+(homophone and look-alike variants spelled out) and its patterns' required literals.
+
+Deriving them takes about a third of a second in pure Python; reading them back takes a few
+milliseconds. A cached value is used only under the same fingerprint: the bytes of every file
+of this package (code, lexicon, tables), the Python version (its Unicode tables), and the
+pypinyin and OpenCC data files the variants and folds come from. Anything else (a missing,
+unwritable or corrupt cache) just means deriving again. Values are stored with `marshal`, which
+holds plain data only (no code runs when it is read).
+
+The folder is `$DAOYAN_CACHE_DIR`, else `$XDG_CACHE_HOME/daoyan`, else `~/.cache/daoyan`;
+`DAOYAN_CACHE_DIR=off` turns the cache off.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+PACKAGE = Path(__file__).resolve().parent
+_FORMAT = b"daoyan-startup-1"
+
+
+def cache_dir() -> Path | None:
+    """Where the cache lives, or None when it is turned off."""
+    env = os.environ.get("DAOYAN_CACHE_DIR")
+    if env:
+        return None if env.lower() in ("off", "0", "none") else Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "daoyan"
+
+
+def _data_file(package: str, relative: str) -> bytes:
+    """Path, size and mtime of a data file of another package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(package)
+        if spec is None or spec.origin is None:
+            return b"-"
+        p = Path(spec.origin).parent / relative
+        st = p.stat()
+        return f"{p}|{st.st_size}|{st.st_mtime_ns}".encode()
+    except (ImportError, OSError, ValueError):
+        return b"-"
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """Changes whenever anything a cached value is derived from may have changed."""
+    h = hashlib.sha256(_FORMAT)
+    h.update(sys.version.encode())
+    for p in sorted(PACKAGE.rglob("*")):
+        if p.is_file() and p.suffix in (".py", ".toml", ".txt", ".json"):
+            h.update(str(p.relative_to(PACKAGE)).encode() + b"\0")
+            h.update(p.read_bytes())
+    h.update(_data_file("pypinyin", "pinyin_dict.py"))
+    h.update(_data_file("opencc", "dictionary/TSCharacters.txt"))
+    return h.hexdigest()
+
+
+def cached(name: str, build: Callable[[], T], *, extra: str = "") -> T:
+    """`build()`, or the value it gave under the same fingerprint (and `extra`) before."""
+    folder = cache_dir()
+    if folder is None:
+        return build()
+    try:
+        key = hashlib.sha256(f"{fingerprint()}|{name}|{extra}".encode()).hexdigest()[:24]
+    except OSError:
+        return build()
+    path = folder / f"{name}-{key}.marshal"
+    try:
+        value = marshal.loads(path.read_bytes())
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == key:
+            return value[1]  # type: ignore[no-any-return]
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    value = build()
+    _store(folder, name, path, key, value)
+    return value
+
+
+def _store(folder: Path, name: str, path: Path, key: str, value: object) -> None:
+    """Write atomically, and drop this name's values of older fingerprints."""
+    try:
+        data = marshal.dumps((key, value))
+    except ValueError:
+        return  # not plain data: nothing to keep
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        for old in folder.glob(f"{name}-*.marshal"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
