@@ -117,7 +117,7 @@ class _Engine:
                 self.allowed.append(allowed)
                 self.anchors.append(anchors)
                 self.needs.append(literal_of)
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
+        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
