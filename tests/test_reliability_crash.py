@@ -94,7 +94,20 @@ def test_killed_scan_then_rerun_gives_the_same_store(forum, reference, tmp_path:
     r = run("scan", str(game), "-q")
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
-    assert director_view(db) == want, f"kill after {delay:.2f}s (still running: {killed})"
+    got = director_view(db)
+    assert got == want, f"kill after {delay:.2f}s (still running: {killed}): {_differences(got, want)}"
+
+
+def _differences(got: dict[str, list[tuple]], want: dict[str, list[tuple]]) -> str:
+    """The first rows that differ, table by table: what a failure needs to be understood."""
+    out = []
+    for table in want:
+        extra = sorted(set(got.get(table, [])) - set(want[table]))[:3]
+        missing = sorted(set(want[table]) - set(got.get(table, [])))[:3]
+        if extra or missing:
+            out.append(f"{table}: {len(got.get(table, []))} rows, want {len(want[table])}; "
+                       f"extra {extra}; missing {missing}")
+    return "; ".join(out) or "same rows, another order"
 
 
 def test_killed_twice_including_a_rescan(forum, reference, tmp_path: Path) -> None:
