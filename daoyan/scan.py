@@ -166,7 +166,13 @@ class Scanner:
         await self._save(f, tp, "api")
         posts = [_seen(p) for p in tp.posts]
         if tp.last_page > 1:
-            rest = await asyncio.gather(*(self._api_saved(tid, n, ppp) for n in range(2, tp.last_page + 1)))
+            # one page failing stops the others (gather alone would leave them running, writing
+            # after the thread's scan has ended)
+            tasks = [asyncio.create_task(self._api_saved(tid, n, ppp)) for n in range(2, tp.last_page + 1)]
+            try:
+                rest = await asyncio.gather(*tasks)
+            finally:
+                await _cancel(tasks)
             for seen in rest:
                 if seen is not None:
                     posts += seen

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass
@@ -92,7 +93,8 @@ class _Engine:
             cat: frozenset(i for i, lit in enumerate(literals[cat])
                            if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
             for cat in self.gated}
-        self._unions: dict[tuple[str, tuple[int, ...]], re.Pattern[str] | None] = {}
+        self._unions: dict[tuple[str, tuple[int, ...] | None], re.Pattern[str] | None] = {}
+        self._union_sets: dict[str, int] = {}
         # one automaton over every key; per key index, sorted out once: its term entries,
         # whether it is an allowed word, the categories whose patterns it anchors and the
         # patterns whose literal it is
@@ -127,11 +129,21 @@ class _Engine:
         """One search of the category's patterns `order` at once, which rejects most anchored
         lines. Only the patterns a line can match are joined (those whose literals it holds,
         and those without literals): a smaller union rejects a line sooner. Built on first use
-        (all at start-up added a third to it); a category has few distinct `order`s."""
-        key = (category, order)
-        if key not in self._unions:
-            ps = self.patterns[category]
-            self._unions[key] = _union([ps[i] for i in order])
+        (all at start-up added a third to it). Forum text usually brings a category a handful of
+        distinct `order`s, but posters choose it: past UNION_SETS of them the category's full
+        union serves (any superset of `order` rejects the same lines, only slower)."""
+        key: tuple[str, tuple[int, ...] | None] = (category, order)
+        if key in self._unions:
+            return self._unions[key]
+        ps = self.patterns[category]
+        if self._union_sets.get(category, 0) >= UNION_SETS:
+            key, chosen = (category, None), ps
+            if key in self._unions:
+                return self._unions[key]
+        else:
+            self._union_sets[category] = self._union_sets.get(category, 0) + 1
+            chosen = [ps[i] for i in order]
+        self._unions[key] = _union(chosen)
         return self._unions[key]
 
 
@@ -143,10 +155,18 @@ def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str
 
 
 def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
-    """`_derive`, kept between runs for a lexicon read from files (startup_cache)."""
-    if not lexicon.digest:
-        return _derive(lexicon)
-    return cached("lexicon", lambda: _derive(lexicon), extra=lexicon.digest)
+    """`_derive`, kept between runs (startup_cache) under a digest of everything it reads."""
+    return cached("lexicon", lambda: _derive(lexicon), extra=_lexicon_digest(lexicon))
+
+
+def _lexicon_digest(lexicon: Lexicon) -> str:
+    """What `_derive` depends on, hashed: a lexicon changed after it was loaded, or built in
+    code, gets its own cache entry (about a millisecond for the shipped lexicon)."""
+    h = hashlib.sha256(repr((sorted(lexicon.lookalike.items()), lexicon.allow)).encode())
+    for cat, lx in lexicon.categories.items():
+        h.update(repr((cat, lx.terms, lx.words, lx.sounds, lx.latin, lx.anchors,
+                       [(p.source, p.regex.flags) for p in lx.patterns])).encode())
+    return h.hexdigest()
 
 
 def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
@@ -159,6 +179,9 @@ def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
         return guarded(re.compile("|".join(f"(?:{src})" for src in sources), re.M))
     except re.error:
         return None
+
+
+UNION_SETS = 32  # distinct pattern sets a category's unions are compiled for
 
 
 @lru_cache(maxsize=1)

@@ -22,7 +22,6 @@ Each `<category>.toml` may hold (all optional; see moderation/README.md):
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -65,7 +64,6 @@ class Lexicon:
     categories: dict[str, CategoryLexicon]
     allow: list[str]
     lookalike: dict[str, str]
-    digest: str = ""  # of the files it was read from; "" for a lexicon built otherwise
 
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(key, kind, category, term) for the automaton: kind is term | word | latin |
@@ -149,5 +147,4 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
             continue
         cat = data.get("category", stem)
         categories[cat] = parse_category(cat, data, name)
-    digest = hashlib.sha256("\0".join(f"{name}\0{text}" for name, text in sorted(files)).encode()).hexdigest()
-    return Lexicon(categories, allow, lookalike, digest)
+    return Lexicon(categories, allow, lookalike)

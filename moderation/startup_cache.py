@@ -33,8 +33,12 @@ def cache_dir() -> Path | None:
     if env:
         return None if env.lower() in ("off", "0", "none") else Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "daoyan"
+    if xdg:
+        return Path(xdg) / "daoyan"
+    try:
+        return Path.home() / ".cache" / "daoyan"
+    except (RuntimeError, KeyError, OSError):  # no HOME and no passwd entry (a container's uid)
+        return None
 
 
 def _data_file(package: str, relative: str) -> bytes:
@@ -85,8 +89,11 @@ def cached(name: str, build: Callable[[], T], *, extra: str = "") -> T:
     return value
 
 
+KEEP = 8  # values of one name kept (checkouts or lexicons sharing the folder), newest first
+
+
 def _store(folder: Path, name: str, path: Path, key: str, value: object) -> None:
-    """Write atomically, and drop this name's values of older fingerprints."""
+    """Write atomically; of this name's values keep the KEEP most recently written."""
     try:
         data = marshal.dumps((key, value))
     except ValueError:
@@ -96,8 +103,9 @@ def _store(folder: Path, name: str, path: Path, key: str, value: object) -> None
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
-        for old in folder.glob(f"{name}-*.marshal"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        others = sorted((p for p in folder.glob(f"{name}-*.marshal") if p != path),
+                        key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in others[KEEP - 1:]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass

@@ -202,19 +202,18 @@ class ForumClient:
     async def _request(self, method: str, path: str, *, params: dict | None = None,
                        content: bytes | None = None,
                        headers: dict[str, str] | None = None) -> Fetched:
-        def build() -> httpx.Request:
-            return self._http.build_request(method, path, params=params, content=content, headers=headers)
-
-        request = build()
-        url = request.url
+        url: httpx.URL | str = path
         what = ""
         for attempt in range(self.retries + 1):
             wait: float | None = None
-            if attempt:
-                request = build()  # a retry carries the cookies the session has by now
             try:
                 async with self._in_flight:
                     await self._limiter.acquire()
+                    # built when it leaves, so that it carries the session's cookies as they are
+                    # then (another task may have logged in again meanwhile)
+                    request = self._http.build_request(method, path, params=params, content=content,
+                                                       headers=headers)
+                    url = request.url
                     self._stats["requests"] += 1
                     started = time.monotonic()
                     resp = await self._http.send(request)

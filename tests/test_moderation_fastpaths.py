@@ -135,3 +135,26 @@ def test_shortcuts_find_what_the_plain_form_finds_on_the_lexicon_sentences():
 def test_shortcuts_find_what_the_plain_form_finds_on_mixed_posts(parts):
     text = "".join(a + b for a, b in parts)
     assert _json(FAST.check_text(text)) == _json(PLAIN.check_text(text))
+
+
+def test_a_thread_of_every_literal_mix_compiles_few_unions_and_finds_the_same():
+    """Posters choose the text: lines holding many different mixes of a category's literals
+    must not compile a union for each mix (the cache would grow with the thread), and past the
+    cap the full union serves with the same flags."""
+    import random
+
+    from moderation.checker import UNION_SETS, Checker, _Engine
+    from moderation.loader import load_lexicon
+
+    lex = load_lexicon()
+    cat = max(lex.categories, key=lambda c: len(lex.categories[c].patterns))
+    literals = sorted({s for p in lex.categories[cat].patterns for s in (required_literals(p.regex) or ())})
+    rng = random.Random(5)
+    lines = ["，".join(rng.sample(literals, 6)) for _ in range(400)]
+    fast = Checker()
+    fast.engine = _Engine(lex)
+    got = [_json(f) for f in fast.check_texts(lines)]
+    assert got == [_json(f) for f in PLAIN.check_texts(lines)]
+    compiled = [k for k in fast.engine._unions if k[0] == cat]
+    assert len(compiled) <= UNION_SETS + 1
+    assert (cat, None) in fast.engine._unions  # the cap was reached and the full union took over

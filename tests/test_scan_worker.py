@@ -15,7 +15,7 @@ import pytest
 
 from daoyan.demo import DemoForum, FaultPlan
 from daoyan.demo.gamefile import write_game_file
-from daoyan.errors import ForumError
+from daoyan.errors import ForumError, ThreadMissing
 from daoyan.gamefile import load_game
 from daoyan.scan import Scanner, make_client
 from daoyan.store import Store
@@ -34,6 +34,7 @@ class Watch:
         self.threads: set[int] = set()
         self.running = self.most = 0
         self.answered_at_start: list[int] = []
+        self.urls: list[str] = []
         self._lock = threading.Lock()
 
     def wrap(self, save):  # type: ignore[no-untyped-def]
@@ -43,6 +44,7 @@ class Watch:
                 self.running += 1
                 self.most = max(self.most, self.running)
                 self.answered_at_start.append(self.forum.requests.count)
+                self.urls.append(a[0] if a else kw.get("url", ""))
             try:
                 if self.pause:
                     time.sleep(self.pause)
@@ -53,16 +55,21 @@ class Watch:
         return watched
 
 
+def _game(folder: Path, forum: DemoForum, api: str = "never", extra: str = ""):  # type: ignore[no-untyped-def]
+    path = write_game_file(folder / "game.toml", forum.base_url, forum.sample)
+    text = path.read_text("utf-8").replace(
+        "[forum]\n", f'[forum]\nrate = 1000\nconnections = {CONNECTIONS}\nretries = 0\ntimeout = 2\n'
+                     f'api = "{api}"\n{extra}', 1)
+    path.write_text(text, "utf-8")
+    return load_game(path)
+
+
 @pytest.fixture
 def big(tmp_path: Path):  # type: ignore[no-untyped-def]
     with DemoForum(now=NOW, per_page=10) as forum:
         tid = forum.add_thread("[M84] 大帖 · 白天讨论", first_html="白天开始。")
         forum.fill_thread(tid, FLOORS - 1)
-        path = write_game_file(tmp_path / "game.toml", forum.base_url, forum.sample)
-        text = path.read_text("utf-8").replace(
-            "[forum]\n", f'[forum]\nrate = 1000\nconnections = {CONNECTIONS}\nretries = 0\ntimeout = 2\napi = "never"\n', 1)
-        path.write_text(text, "utf-8")
-        yield forum, load_game(path), tid
+        yield forum, _game(tmp_path, forum), tid
 
 
 async def _scan(game, store: Store, tid: int):  # type: ignore[no-untyped-def]
@@ -125,3 +132,40 @@ def test_a_failed_scan_returns_only_after_its_writes(big, tmp_path: Path, monkey
     for page, first, last, posts in pages:
         assert (first, last, posts) == ((page - 1) * 10 + 1, page * 10, 10)
         assert set(range(first, last + 1)) <= floors
+
+
+def test_a_failed_api_page_stops_the_others(big, tmp_path: Path, monkeypatch) -> None:
+    """The thread vanishes while its API pages are read: the pages still being read stop, and
+    none is written after the thread's scan has ended, not even into the next thread's scan."""
+    forum, _, tid = big
+    other = forum.add_thread("[M84] 另一个帖", first_html="另一个。")
+    forum.fill_thread(other, 99)
+    game = _game(tmp_path, forum, api="always", extra="api_page_size = 50\n")
+    watch = Watch(forum)
+    monkeypatch.setattr(Store, "save_page", watch.wrap(Store.save_page))
+    real = Scanner._api
+
+    async def api(self, tid_, page, ppp):  # type: ignore[no-untyped-def]
+        if tid_ == tid and page == 2:
+            raise ThreadMissing("the thread was deleted mid-scan")
+        if tid_ == tid and page >= 3:
+            await asyncio.sleep(0.3)
+        elif tid_ == other:
+            await asyncio.sleep(0.8)  # the next thread's scan is still running when they would land
+        return await real(self, tid_, page, ppp)
+
+    monkeypatch.setattr(Scanner, "_api", api)
+    late: list[str] = []
+
+    async def run() -> None:
+        async with make_client(game) as client:
+            scanner = Scanner(game, store, client)
+            with pytest.raises(ThreadMissing):
+                await scanner.scan_thread(tid)
+            n = len(watch.urls)
+            await scanner.scan_thread(other)
+            late.extend(u for u in watch.urls[n:] if f"tid={tid}&" in u + "&")
+
+    with Store(tmp_path / "s.sqlite") as store:
+        asyncio.run(run())
+    assert late == [], "a page of the failed thread was written after its scan ended"

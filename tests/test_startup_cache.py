@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderation import normalize, startup_cache
-from moderation.checker import _derive, _derived
+from moderation.checker import Checker, _derive, _derived
 from moderation.loader import load_lexicon
 
 
@@ -48,13 +48,15 @@ def test_a_corrupt_file_is_derived_again_and_replaced(folder: Path, garbage: byt
     assert startup_cache.cached("x", b) == VALUE and b.calls == 2
 
 
-def test_another_fingerprint_derives_again_and_drops_the_old_file(folder: Path) -> None:
+def test_another_fingerprint_derives_again_and_old_values_are_kept_a_while(folder: Path) -> None:
     b = Builds(VALUE)
     startup_cache.cached("x", b, extra="one")
     startup_cache.cached("x", b, extra="two")
-    assert b.calls == 2 and len(list(folder.iterdir())) == 1
-    startup_cache.cached("x", b, extra="two")
-    assert b.calls == 2
+    startup_cache.cached("x", b, extra="one")
+    assert b.calls == 2 and len(list(folder.iterdir())) == 2  # two checkouts sharing it take turns
+    for n in range(20):
+        startup_cache.cached("x", b, extra=str(n))
+    assert len(list(folder.iterdir())) == startup_cache.KEEP
 
 
 def test_turned_off_or_unwritable_still_gives_the_value(tmp_path: Path, monkeypatch) -> None:
@@ -62,10 +64,20 @@ def test_turned_off_or_unwritable_still_gives_the_value(tmp_path: Path, monkeypa
     monkeypatch.setenv("DAOYAN_CACHE_DIR", "off")
     assert startup_cache.cached("x", b) == VALUE and startup_cache.cached("x", b) == VALUE
     assert b.calls == 2
+    monkeypatch.delenv("DAOYAN_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert startup_cache.cache_dir() is None
+    assert startup_cache.cached("x", b) == VALUE and b.calls == 3
+    monkeypatch.undo()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("DAOYAN_CACHE_DIR", str(blocker / "cache"))
-    assert startup_cache.cached("x", b) == VALUE and b.calls == 3
+    assert startup_cache.cached("x", b) == VALUE and b.calls == 4
 
 
 def test_the_fingerprint_follows_the_package_files(tmp_path: Path, monkeypatch) -> None:
@@ -85,13 +97,20 @@ def test_the_fingerprint_follows_the_package_files(tmp_path: Path, monkeypatch) 
 
 def test_the_checker_reads_back_exactly_what_it_derives(folder: Path) -> None:
     lexicon = load_lexicon()
-    assert lexicon.digest
     want = _derive(lexicon)
     first = _derived(lexicon)  # derives and writes
     again = _derived(lexicon)  # reads back
     assert first == want and again == want
     assert [type(e) for e in again[0]] == [tuple] * len(want[0])
     assert any(p.name.startswith("lexicon-") for p in folder.iterdir())
+
+
+def test_a_lexicon_changed_after_loading_is_not_served_the_old_entries(folder: Path) -> None:
+    lexicon = load_lexicon()
+    Checker(lexicon=lexicon)  # fills the cache
+    lexicon.categories["curse"].terms.append("香蕉皮")
+    assert [f.category for f in Checker(lexicon=lexicon).check_text("你是香蕉皮")] == ["curse"]
+    assert any(e[3] == "香蕉皮" for e in _derived(lexicon)[0])
 
 
 def test_the_fold_table_read_back_is_the_derived_one(folder: Path) -> None:
@@ -102,10 +121,10 @@ def test_the_fold_table_read_back_is_the_derived_one(folder: Path) -> None:
     assert size >= 0x10000 and changes[ord("Ａ")] == "a" and changes[ord("說")] == "说"
 
 
-def test_a_lexicon_of_other_files_has_its_own_digest(tmp_path: Path) -> None:
+def test_a_lexicon_of_other_files_has_its_own_entry(tmp_path: Path, folder: Path) -> None:
     d = tmp_path / "lex"
     d.mkdir()
     (d / "curse.toml").write_text('terms = ["天打雷劈"]\n', "utf-8")
-    one = load_lexicon(d).digest
+    assert [e[3] for e in _derived(load_lexicon(d))[0]] == ["天打雷劈"]
     (d / "curse.toml").write_text('terms = ["天打五雷轰"]\n', "utf-8")
-    assert load_lexicon(d).digest not in ("", one)
+    assert [e[3] for e in _derived(load_lexicon(d))[0]] == ["天打五雷轰"]
