@@ -181,7 +181,7 @@ def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
         return None
 
 
-UNION_SETS = 32  # distinct pattern sets a category's unions are compiled for
+UNION_SETS = 8  # distinct pattern sets a category's unions are compiled for
 
 
 @lru_cache(maxsize=1)
