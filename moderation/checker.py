@@ -133,17 +133,15 @@ class _Engine:
         distinct `order`s, but posters choose it: past UNION_SETS of them the category's full
         union serves (any superset of `order` rejects the same lines, only slower)."""
         key: tuple[str, tuple[int, ...] | None] = (category, order)
-        if key in self._unions:
-            return self._unions[key]
-        ps = self.patterns[category]
-        if self._union_sets.get(category, 0) >= UNION_SETS:
-            key, chosen = (category, None), ps
-            if key in self._unions:
-                return self._unions[key]
-        else:
-            self._union_sets[category] = self._union_sets.get(category, 0) + 1
-            chosen = [ps[i] for i in order]
-        self._unions[key] = _union(chosen)
+        if key not in self._unions and self._union_sets.get(category, 0) >= UNION_SETS:
+            key = (category, None)
+        if key not in self._unions:
+            ps = self.patterns[category]
+            if key[1] is None:
+                self._unions[key] = _union(ps)
+            else:
+                self._union_sets[category] = self._union_sets.get(category, 0) + 1
+                self._unions[key] = _union([ps[i] for i in key[1]])
         return self._unions[key]
 
 
