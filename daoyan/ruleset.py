@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from fractions import Fraction
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -61,7 +62,8 @@ class ElectionRules:
 
 @dataclass(frozen=True)
 class AccelerationRules:
-    threshold: str = "at_least_half"  # at_least_half | more_than_half
+    threshold: str = "at_least_half"  # at_least_half | more_than_half | at_least | more_than (of `fraction`)
+    fraction: float = 0.5  # the share of the living the threshold is of (0.5 for the *_half forms)
     cutoff_hours_before_close: float = 0
     request_words: tuple[str, ...] = ("申请加速",)
     delay_words: tuple[str, ...] = ("申请延时",)
@@ -73,9 +75,10 @@ class AccelerationRules:
         """Whether `requests` of `living` players are enough, per the threshold."""
         if living <= 0:
             return False
-        if self.threshold == "more_than_half":
-            return requests * 2 > living
-        return requests * 2 >= living
+        share = Fraction(1, 2) if self.threshold.endswith("_half") else Fraction(self.fraction).limit_denominator(1000)
+        if self.threshold.startswith("more_than"):
+            return requests > share * living
+        return requests >= share * living
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,17 @@ class WhistleRules:
 
 
 @dataclass(frozen=True)
+class ScheduleRules:
+    """How long a day runs, for a close time the director has not written down (a guess, shown as one)."""
+
+    day_span_days: int = 0  # calendar days a day spans (1: opens and closes on one date); 0: not said
+    day_hours: float = 0  # or its length in hours, when the post gives one; 0: not said
+    weekend_extra_days: int = 0  # days added when a day runs over a weekend
+    first_day_weekend_extension: bool = True
+    close_time: str = ""  # the usual closing time of day, HH:MM; "": not said
+
+
+@dataclass(frozen=True)
 class EvidenceRules:
     links_forbidden: bool = False
     attachments_forbidden: bool = False
@@ -148,6 +162,7 @@ class Ruleset:
     cards: CardRules = CardRules()
     whistle: WhistleRules = WhistleRules()
     moderation: ModerationRules = ModerationRules()
+    schedule: ScheduleRules = ScheduleRules()
 
     def citation(self, rule: str) -> str:
         """`违规判定 2(5)` → `M84 违规判定 2(5)`."""
@@ -181,7 +196,7 @@ def _build(cls: type, data: Any, where: str) -> Any:
             "vote": VoteRules, "weights": Weights, "election": ElectionRules,
             "acceleration": AccelerationRules, "activity": ActivityRules, "cards": CardRules,
             "whistle": WhistleRules, "moderation": ModerationRules, "evidence": EvidenceRules,
-            "font": FontRules,
+            "font": FontRules, "schedule": ScheduleRules,
         }.get(name) if dataclasses.is_dataclass(f.default) else None
         if sub is not None:
             kw[name] = _build(sub, value, f"{where}.{name}")
@@ -208,6 +223,11 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
         if required not in data:
             raise RulesetError(f"{where}: missing field {required!r}")
     rs = _build(Ruleset, data, where)
+    if rs.acceleration.threshold not in ("at_least_half", "more_than_half", "at_least", "more_than"):
+        raise RulesetError(f"{where}: acceleration.threshold {rs.acceleration.threshold!r} is not at_least_half, "
+                           "more_than_half, at_least or more_than")
+    if not 0 < rs.acceleration.fraction <= 1:
+        raise RulesetError(f"{where}: acceleration.fraction must be above 0 and at most 1")
     for lr in rs.lurking:
         if lr.kind not in ("posts_below", "no_vote"):
             raise RulesetError(f"{where}: lurking kind {lr.kind!r} is not posts_below or no_vote")
