@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .numbers import NUMBER, clock, duration_minutes, fold, fraction, integer, number
 
@@ -63,10 +63,15 @@ class RuleReading:
         self.fields.setdefault(f.field, f)  # the first sentence that settles a field wins
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """Sentences with the section they sit in. A floor starts with its author line (`[M84]导演`)
-    and then its title (`游戏进程`); short lines without punctuation are sub-headings;
-    `5、潜水` and `（1）` number the rules under them."""
+_FLOOR = "\x00floor\x00"
+
+
+def split_sentences(text: str | Sequence[str]) -> list[Sentence]:
+    """Sentences with the section they sit in. A floor (one string of a sequence, or in a text
+    file after its author line `[M84]导演`) starts with its title (`游戏进程`); short lines
+    without punctuation are sub-headings; `5、潜水` and `（1）` number the rules under them."""
+    if not isinstance(text, str):
+        text = "\n".join(f"{_FLOOR}\n{floor}" for floor in text)
     out: list[Sentence] = []
     top = sub = num = ""
     heading = ""
@@ -74,6 +79,9 @@ def split_sentences(text: str) -> list[Sentence]:
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
+            continue
+        if line == _FLOOR:
+            expect_top, sub, num = True, "", ""
             continue
         if re.fullmatch(r"[\[【][^\]】]{1,20}[\]】]\s*\S{0,12}导演\S{0,6}", line):
             expect_top, sub, num = True, "", ""
@@ -257,7 +265,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("vote.invalid_fixed_by_new_post", False, hit[0].text, hit[0].section, "inferred",
                           "an edit that fixes a typo is not a change, so an edited ballot counts as corrected"))
 
-    hit = _first(ss, r"限投一票|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,8}(?:限|只能|仅能)?投一票")
+    hit = _first(ss, r"限投一票|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
     if hit:
         r.add(Finding("vote.second_vote_is_duplicate", True, hit[0].text, hit[0].section))
     hit = _first(ss, r"不区分全半角|全半角(?:均可|皆可|都可以|不限)|全角半角(?:均可|皆可|都可以)|不区分全角(?:和|与)?半角")
@@ -346,15 +354,16 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
 # ---------------------------------------------------------------- weights and election
 
 def _weights(ss: list[Sentence], r: RuleReading) -> None:
-    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有)(?P<n2>{NUMBER}|一票半)票(?:的)?(?:投票权|票权)?"
+    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?"
     for s, m in _find(ss, rx):
         raw = m.group("n") or m.group("n2")
         who = m.group("who") or m.group("who2")
-        value = 1.5 if raw == "一票半" else number(raw)
+        value = 1.5 if raw == "一票半" else number(raw.rstrip("票"))
         if value is None or value == 1 or "弃权" in who:
             continue
+        role = re.search(r"神父|警长|村长|牧师|议长|市长|队长|法官", s.text)
         r.add(Finding("weights.priest", value, s.text, s.section,
-                      note=f"the weighted voter is {who.strip()}" if who else ""))
+                      note=f"the weighted voter is the {role.group(0)}" if role else ""))
         break
     else:
         r.add(Finding("weights.priest", None, "", "", "absent", "no vote counts more than one in the post"))
@@ -394,7 +403,7 @@ def _cards(ss: list[Sentence], r: RuleReading) -> None:
     elif found:
         r.add(Finding("cards.colors", found, " … ".join(cites[:4]), "", "inferred", "the card colours the post names"))
     for lo, hi, key in (("蓝", "黄", "cards.blue_per_yellow"), ("黄", "红", "cards.yellow_per_red")):
-        hit = _first(ss, rf"({NUMBER})张[【“\"]?{lo}牌[】”\"]?\S{{0,12}}?(?:一|1)张[【“\"]?{hi}牌")
+        hit = _first(ss, rf"({NUMBER})张[【“\"]?{lo}牌[】”\"]?[^，,。；;\s]{{0,12}}?(?:一|1)张[【“\"]?{hi}牌")
         if hit and integer(hit[1].group(1)):
             r.add(Finding(key, integer(hit[1].group(1)), hit[0].text, hit[0].section))
     hit = next(((s, None) for s in ss if "红牌" in s.heading and re.search(r"出局|罚下|退出游戏", s.text)), None) \
@@ -424,7 +433,7 @@ def _cards(ss: list[Sentence], r: RuleReading) -> None:
 # --------------------------------------------------------------------------- whistle
 
 def _whistle(ss: list[Sentence], r: RuleReading) -> None:
-    hit = _first(ss, r"黑哨\S{0,2}状态|^黑哨") or _first(ss, r"黑哨|吹哨")
+    hit = _first(ss, r"黑哨\S{0,2}状态|^黑哨") or _first(ss, r"黑哨|吹哨|动物叫声")
     if not hit:
         r.add(Finding("whistle.enabled", False, "", "", "absent", "the post has no whistle state"))
         return
@@ -556,12 +565,15 @@ _READERS: tuple[Callable[[list[Sentence], RuleReading], None], ...] = (
     _vote_rules, _acceleration, _weights, _cards, _whistle, _lurking, _schedule)
 
 
-def read_rule_post(text: str) -> RuleReading:
-    """Every machine-relevant rule the post settles, each with its sentence and section."""
+def read_rule_post(text: str | Sequence[str], *, title: str | None = None) -> RuleReading:
+    """Every machine-relevant rule the post settles, each with its sentence and section. `text`
+    is the post as one text (a file) or its floors in order (a scanned rules thread, whose
+    subject is then `title`)."""
     r = RuleReading()
-    _title(text, r)
+    whole = text if isinstance(text, str) else "\n".join(text)
+    _title(title if title is not None else whole, r)
     ss = split_sentences(text)
-    _labels(text, ss, r)
+    _labels(whole, ss, r)
     for reader in _READERS:
         reader(ss, r)
     return r

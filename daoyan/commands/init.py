@@ -1,0 +1,4 @@
+import click
+@click.command("init")
+def command() -> None:
+    """placeholder"""
