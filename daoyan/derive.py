@@ -84,11 +84,12 @@ def _lurk_key(d: dict[str, Any]) -> tuple:
             d.get("days", 1) if d.get("kind") == "posts_below" else 1, d.get("card", "yellow"))
 
 
-def agreement(reading: RuleReading, data: dict[str, Any]) -> int:
-    """How many of the post's settled fields (and lurking rules) a ruleset's data has the same."""
+def agreement(reading: RuleReading, data: dict[str, Any], *, stated_only: bool = False) -> int:
+    """How many of the post's settled fields (and lurking rules) a ruleset's data has the same;
+    `stated_only`: not counting what the post settles by saying nothing."""
     n = 0
     for path, f in reading.fields.items():
-        if path in _CITATIONS:
+        if path in _CITATIONS or (stated_only and f.how == "absent"):
             continue
         if _same(_get(data, path), f.value):
             n += 1
@@ -105,9 +106,16 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def nearest_preset(reading: RuleReading) -> str:
-    """The preset agreeing with most of what the post settles (the first preset on a tie)."""
-    return max(PRESETS, key=lambda p: (agreement(reading, preset_data(p)), -PRESETS.index(p)))
+def nearest_preset(reading: RuleReading, *, stated_only: bool = False, elects: bool | None = None) -> str:
+    """The preset agreeing with most of what the post settles (the first preset on a tie).
+    `elects`: whether the game is known to hold an election (an election thread on the board)."""
+    def score(p: str) -> tuple[int, int]:
+        data = preset_data(p)
+        n = agreement(reading, data, stated_only=stated_only)
+        if elects is not None and bool(data.get("election", {}).get("enabled")) == elects:
+            n += 1
+        return n, -PRESETS.index(p)
+    return max(PRESETS, key=score)
 
 
 def _name_of(tag: str) -> str:
