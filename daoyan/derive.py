@@ -340,3 +340,14 @@ def rules_thread_floors(store: Any, tid: int, directors: Sequence[str] = ()) -> 
             break
         floors.append(p.text)
     return str(row.get("subject") or ""), floors
+
+
+def rules_thread_warnings(game: Any, store: Any) -> tuple[int | None, list[Disagreement]]:
+    """(the rules thread's tid, where the game's ruleset disagrees with what that thread says)."""
+    tid = rules_thread_tid(game, store)
+    if tid is None:
+        return None, []
+    subject, floors = rules_thread_floors(store, tid, game.directors)
+    if not floors:
+        return tid, []
+    return tid, disagreements(game.ruleset, read_rule_post(floors, title=subject or None))

@@ -151,3 +151,36 @@ def test_derived_toml_is_valid_toml_for_every_post() -> None:
     for p in DATA.glob("*.txt"):
         res = run("ruleset", "derive", str(p))
         tomllib.loads(res.output)
+
+
+def test_scan_warns_where_the_ruleset_disagrees_with_the_rules_thread(tmp_path: Path, capsys) -> None:
+    from daoyan.commands.scan import _warn_rules
+    from daoyan.gamefile import load_game
+
+    game = tmp_path / "game.toml"
+    game.write_text(GAME, "utf-8")  # ruleset m84: 改票只允许进行一次, 关门前一小时
+    with Store(tmp_path / "game.sqlite") as store:
+        store.set_thread(tid=1, subject="[K12] 规则帖")
+        store.save_posts([_post(1, 1, "导演A", "投票规则\n投票后可以改票两次。\n关门前一小时不允许改票。\n警长的票计为两票。")],
+                         "html")
+    _warn_rules(load_game(game))
+    err = capsys.readouterr().err.splitlines()
+    assert any("vote.max_changes: the game's ruleset says 1, the rules thread says 2 (「投票后可以改票两次。」" in e
+               for e in err)
+    assert any("weights.priest: the game's ruleset says 1.5, the rules thread says 2.0" in e for e in err)
+    assert not any("vote.lock_minutes" in e for e in err)  # 关门前一小时: they agree
+    assert not any("whistle" in e for e in err)  # the thread's silence on whistles is no disagreement
+    assert "2 rule(s) of the rules thread differ" in err[-1]
+
+
+def test_scan_is_quiet_when_they_agree(tmp_path: Path, capsys) -> None:
+    from daoyan.commands.scan import _warn_rules
+    from daoyan.gamefile import load_game
+
+    game = tmp_path / "game.toml"
+    game.write_text(GAME, "utf-8")
+    with Store(tmp_path / "game.sqlite") as store:
+        store.set_thread(tid=1, subject="[M84] 规则帖")
+        store.save_posts([_post(1, 1, "导演A", "改票只允许进行一次。关门前一小时不允许改票或代投。")], "html")
+    _warn_rules(load_game(game))
+    assert capsys.readouterr().err == ""
