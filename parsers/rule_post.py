@@ -211,7 +211,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("vote.max_changes", 99, t, s.section, note="no limit on changes (99 stands for unlimited)"))
             break
         if re.search(rf"(?:投票后|一经投出|投出后|投票完成后)\S{{0,4}}{_NEG}\S{{0,2}}(?:改票|更改|修改)|{_NEG}改票(?:[。；，,]|$)", t) \
-                and not re.search(r"前|加速|截[止至]|时间|内", t):
+                and not re.search(r"前|加速|截[止至]|时间|内|关[门帖]|结束", t) and duration_minutes(t) is None:
             r.add(Finding("vote.max_changes", 0, t, s.section))
             break
 
@@ -219,9 +219,11 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     lock_rx = rf"(?:{_BEFORE_CLOSE}(?:前)?(?P<d1>[^，,。；]{{1,12}}?(?:小时|钟头|分钟))(?:前|内|以内)?|最后(?:的)?(?P<d2>[^，,。；]{{1,10}}?(?:小时|钟头|分钟))(?:内)?)"
     for s, m0 in _find(ss, lock_rx):
         t = next((c for c in re.split(r"[,，]", s.text) if re.search(lock_rx, c) and "改票" in c), None)
+        if t is None and "改票" in s.text and "加速" not in s.text:
+            t = s.text  # 关门前１个小时以内，不允许改票: the time and the ban in two clauses
         if t is None or "加速" in t:
             continue
-        if not re.search(rf"{_NEG}|截[止至]|之前|以前|须在|需在|必须在", t):
+        if not re.search(rf"{_NEG}|截[止至]|之前|以前|须在|需在|必须在|停止|不接受|不受理|无效", t):
             continue
         m = re.search(lock_rx, t)
         t = s.text
@@ -282,11 +284,11 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         hit = _first(ss, r"(?:必须|须|需要?)(?:分行|换行|分两行)")
         if hit:
             r.add(Finding("vote.same_line_allowed", False, hit[0].text, hit[0].section))
-    hit = _first(ss, r"平票\S{0,12}(?:无人出局|没有人出局|无人被?放逐|均不出局|都不出局)")
+    hit = _first(ss, r"(?:平票|票数相同|同票|得票相同|票数相等)\S{0,12}(?:无人出局|没有人出局|无人被?放逐|均不出局|都不出局)")
     if hit:
         r.add(Finding("vote.tie_nobody_out", True, hit[0].text, hit[0].section))
     else:
-        hit = _first(ss, r"平票\S{0,12}(?:PK|pk|重新投票|加投|随机|决斗|同时出局|均出局|都出局)")
+        hit = _first(ss, r"(?:平票|票数相同|同票|得票相同|票数相等)\S{0,12}(?:PK|pk|重新投票|加投|随机|决斗|同时出局|均出局|都出局)")
         if hit:
             r.add(Finding("vote.tie_nobody_out", False, hit[0].text, hit[0].section))
     hit = _first(ss, rf"出局\S{{0,30}}{_NEG}\S{{0,20}}(?:投票帖\S{{0,10}}发言|参与\S{{0,6}}投票|投票)")
@@ -354,10 +356,10 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
 # ---------------------------------------------------------------- weights and election
 
 def _weights(ss: list[Sentence], r: RuleReading) -> None:
-    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?"
+    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有|可投|能投|可以投)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?|(?P<who3>[^\s，,。；：:（(]{{1,6}}?)的?(?:投票|选票|票)?权重(?:为|是|计为|等于)?(?P<n3>{NUMBER})"
     for s, m in _find(ss, rx):
-        raw = m.group("n") or m.group("n2")
-        who = m.group("who") or m.group("who2")
+        raw = m.group("n") or m.group("n2") or m.group("n3")
+        who = m.group("who") or m.group("who2") or m.group("who3")
         value = 1.5 if raw == "一票半" else number(raw.rstrip("票"))
         if value is None or value == 1 or "弃权" in who:
             continue
@@ -471,7 +473,7 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
         t = s.text
         if re.search(r"不被判罚|不判罚|不予判罚|免于判罚|不受判罚", t):
             continue
-        if not re.search(rf"发言|{_POSTS}|{_NO_VOTE}", t) or not re.search(rf"讨论日|每天|当天|一天|单日|{_NO_VOTE}", t):
+        if not re.search(rf"发言|{_POSTS}|{_NO_VOTE}", t) or not re.search(rf"讨论日|每天|每日|当天|一天|单日|连续|天|{_NO_VOTE}", t):
             continue
         clauses = [c for c in re.split(r"[、，,；;]|或(?=连续|在|未|单|任)", t) if c.strip()]
         card = _card_of(t, s.heading) or "yellow"

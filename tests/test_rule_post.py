@@ -117,6 +117,20 @@ SENTENCES = [
     ("例外的，第一天讨论日不因周末而延长。", "schedule.first_day_weekend_extension", False),
     ("关门时间一般为晚上十点。", "schedule.close_time", "22:00"),
     ("讨论日持续48小时。", "schedule.day_hours", 48),
+    ("每天最多改票1次。", "vote.max_changes", 1),
+    ("改票机会仅有一次。", "vote.max_changes", 1),
+    ("关门前60分钟停止改票。", "vote.lock_minutes", 60),
+    ("距离关门不足1小时时不得改票。", "vote.lock_minutes", 60),
+    ("关门前１个小时以内，不允许改票。", "vote.lock_minutes", 60),
+    ("投票截止前一小时不接受改票。", "vote.lock_minutes", 60),
+    ("票数相同则无人出局。", "vote.tie_nobody_out", True),
+    ("申请加速的玩家人数不少于存活玩家的一半时执行加速。", "acceleration.threshold", "at_least_half"),
+    ("若申请加速的人数多于存活人数的一半则加速。", "acceleration.threshold", "more_than_half"),
+    ("加速时改票无效。", "vote.changes_while_accelerated", False),
+    ("神父的投票权重为1.5。", "weights.priest", 1.5),
+    ("神父一人可投1.5票。", "weights.priest", 1.5),
+    ("4张蓝牌=1张黄牌", "cards.blue_per_yellow", 4),
+    ("每个讨论日为期两天。", "schedule.day_span_days", 2),
 ]
 
 
@@ -138,6 +152,8 @@ LURKING = [
     ("每个讨论日至少发言十五帖，否则判罚黄牌", [("posts_below", 15, 1, "yellow")]),
     ("单日发言不超过２帖的玩家判罚一张红牌。", [("posts_below", 3, 1, "red")]),
     ("讨论结束时，未回复投票帖者将被判罚黄牌", [("no_vote", None, None, "yellow")]),
+    ("连续两天发言不足十贴判黄牌。", [("posts_below", 10, 2, "yellow")]),
+    ("投票期间未投票的玩家将被判罚一张黄牌。", [("no_vote", None, None, "yellow")]),
 ]
 
 
