@@ -18,8 +18,8 @@ from typing import Any, Sequence
 
 from parsers.rule_post import Finding, RuleReading, read_rule_post
 
-from .errors import RulesetError
-from .ruleset import PRESETS, Ruleset, parse_ruleset
+from gamedef.errors import RulesetError
+from gamedef.ruleset import PRESETS, Ruleset, parse_ruleset
 
 # fields that are citations or wording, not rules: never a reason to prefer one preset, never a disagreement
 _CITATIONS = {"whistle.rule"}
@@ -39,7 +39,7 @@ class Derived:
 
 
 def preset_data(name: str) -> dict[str, Any]:
-    text = resources.files("daoyan.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+    text = resources.files("gamedef.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 

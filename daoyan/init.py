@@ -29,8 +29,8 @@ from parsers.models import Post
 from scraper.client import ForumClient
 
 from .derive import Derived, derive, nearest_preset, to_toml, validated
-from .errors import DaoyanError, ForumError, RulesetError
-from .ruleset import Ruleset, ScheduleRules, load_ruleset
+from gamedef.errors import DaoyanError, ForumError, RulesetError
+from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 
 MAX_BOARD_PAGES = 20
 MAX_BOARDS = 30

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.init import guess_close, split_url
-from daoyan.ruleset import ScheduleRules
+from gamedef.ruleset import ScheduleRules
 from parsers.board import parse_board_page, parse_index_boards
 from parsers.game_threads import announcements, classify, close_time_in
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 
 from .conftest import SHARED
 

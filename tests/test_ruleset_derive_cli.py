@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.ruleset import load_ruleset, parse_ruleset
+from gamedef.ruleset import load_ruleset, parse_ruleset
 from daoyan.store import Store
 from parsers.models import Post
 
@@ -155,7 +155,7 @@ def test_derived_toml_is_valid_toml_for_every_post() -> None:
 
 def test_scan_warns_where_the_ruleset_disagrees_with_the_rules_thread(tmp_path: Path, capsys) -> None:
     from daoyan.commands.scan import _warn_rules
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
 
     game = tmp_path / "game.toml"
     game.write_text(GAME, "utf-8")  # ruleset m84: 改票只允许进行一次, 关门前一小时
@@ -175,7 +175,7 @@ def test_scan_warns_where_the_ruleset_disagrees_with_the_rules_thread(tmp_path: 
 
 def test_scan_is_quiet_when_they_agree(tmp_path: Path, capsys) -> None:
     from daoyan.commands.scan import _warn_rules
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
 
     game = tmp_path / "game.toml"
     game.write_text(GAME, "utf-8")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import DaoyanError
+from gamedef.errors import DaoyanError
 from ..init import init_game
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from ..derive import derive, rules_thread_floors, rules_thread_tid, to_json, to_toml, validated
-from ..errors import DaoyanError, RulesetError, StoreError
-from ..ruleset import PRESETS
+from gamedef.errors import DaoyanError, RulesetError, StoreError
+from gamedef.ruleset import PRESETS
 from ._common import echo_json
 
 
@@ -38,7 +38,7 @@ def read_source(source: str) -> tuple[list[str] | str, str | None]:
         if not text.strip():
             raise DaoyanError(f"{source}: the file is empty (expected a rule post)")
         return text, None
-    from ..gamefile import load_game
+    from gamedef.gamefile import load_game
     from ..store import Store
 
     game = load_game(path)
