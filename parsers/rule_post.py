@@ -88,8 +88,15 @@ def split_sentences(text: str | Sequence[str]) -> list[Sentence]:
             continue
         if re.fullmatch(r"[-—=_~\s]*(?:END|fine|完)[-—=_~\s]*", line, flags=re.I) or re.fullmatch(r"[-—=_]{3,}", line):
             continue
+        if not out and not top and re.match(r"[\[【［][^\]】］]{1,20}[\]】］]", line) and "规则" in line:
+            continue  # the post's title: not a section
+        m_cn = re.match(r"^([一二三四五六七八九十]+)[、.．]\s*(\S.*)$", line)
+        if m_cn and len(m_cn.group(2)) <= 12 and not _HEADING_PUNCT.search(m_cn.group(2)):
+            top, sub, num, heading, expect_top = m_cn.group(2), "", "", line, False  # 一、投票
+            continue
         is_heading = len(line) <= 12 and not _HEADING_PUNCT.search(line) and not re.match(r"[(（]?\d", line)
         m_num = re.match(r"^(\d+)[、.．]\s*(\S.*)$", line)
+        item = ""
         if is_heading:
             if expect_top:
                 top, sub, num = line, "", ""
@@ -99,13 +106,17 @@ def split_sentences(text: str | Sequence[str]) -> list[Sentence]:
             expect_top = False
             continue
         expect_top = False
-        if m_num and len(m_num.group(2)) <= 30 and not re.search(r"[。；]", m_num.group(2)):
+        if m_num and len(m_num.group(2)) <= 30 and not re.search(r"[。；;]", m_num.group(2)):
             num = m_num.group(1)
             heading = line
             sub = ""
             # a numbered heading may carry its own sentence ("5、潜水（以下行为均固定判罚一张“黄牌”）")
+        elif m_num:
+            item = m_num.group(1)  # a numbered rule of its own ("2. 每人每轮仅可投票一次，…。")
         m_item = re.match(r"^[(（](\d+)[)）]", line)
-        if m_item and num:
+        if item:
+            section = f"{top} {item}".strip()
+        elif m_item and num:
             section = f"{top} {num}({m_item.group(1)})"
         elif num:
             section = f"{top} {num}"
@@ -267,7 +278,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("vote.invalid_fixed_by_new_post", False, hit[0].text, hit[0].section, "inferred",
                           "an edit that fixes a typo is not a change, so an edited ballot counts as corrected"))
 
-    hit = _first(ss, r"限投一票|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
+    hit = _first(ss, r"限投一票|(?:仅|只)(?:可|能|可以)投票?一次|限投一次|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
     if hit:
         r.add(Finding("vote.second_vote_is_duplicate", True, hit[0].text, hit[0].section))
     hit = _first(ss, r"不区分全半角|全半角(?:均可|皆可|都可以|不限)|全角半角(?:均可|皆可|都可以)|不区分全角(?:和|与)?半角")
@@ -338,6 +349,15 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
             continue
         r.add(Finding("acceleration.cutoff_hours_before_close", round(minutes / 60, 3), s.text, s.section))
         break
+    for s, m in _find(ss, rf"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟))"):
+        if "acceleration.cutoff_hours_before_close" in r.fields or not re.search(r"加速|延时|延迟", s.text) \
+                or "改票" in s.text:
+            continue
+        minutes = duration_minutes(m.group(1))
+        if minutes is not None:
+            r.add(Finding("acceleration.cutoff_hours_before_close", round(minutes / 60, 3), s.text, s.section))
+    if "acceleration.cutoff_hours_before_close" in r.fields:
+        pass
     else:
         hit = _first(ss, r"加速")
         if hit:
@@ -405,7 +425,8 @@ def _cards(ss: list[Sentence], r: RuleReading) -> None:
     elif found:
         r.add(Finding("cards.colors", found, " … ".join(cites[:4]), "", "inferred", "the card colours the post names"))
     for lo, hi, key in (("蓝", "黄", "cards.blue_per_yellow"), ("黄", "红", "cards.yellow_per_red")):
-        hit = _first(ss, rf"({NUMBER})张[【“\"]?{lo}牌[】”\"]?[^，,。；;\s]{{0,12}}?(?:一|1)张[【“\"]?{hi}牌")
+        hit = _first(ss, rf"({NUMBER})张[【“\"]?{lo}牌[】”\"]?[^，,。；;\s]{{0,12}}?(?:一|1)张[【“\"]?{hi}牌") \
+            or _first(ss, rf"({NUMBER})\s*张?{lo}牌?\s*(?:=|＝|合|换|升|折合|抵)\S{{0,3}}?(?:一|1)\s*张?{hi}")
         if hit and integer(hit[1].group(1)):
             r.add(Finding(key, integer(hit[1].group(1)), hit[0].text, hit[0].section))
     hit = next(((s, None) for s in ss if "红牌" in s.heading and re.search(r"出局|罚下|退出游戏", s.text)), None) \
@@ -455,7 +476,7 @@ _BELOW = rf"(?:不足|少于|低于|未满|未达到?|小于|不到)\s*({NUMBER}
 _AT_MOST = rf"(?:不超过|不多于|最多)\s*({NUMBER})\s*{_POSTS}|({NUMBER})\s*{_POSTS}(?:及|或)?以下"
 _MINIMUM = rf"(?:至少|最少|不少于|不低于|须|需|需要|必须|应)(?:发言|发帖|回帖|回复)?\s*({NUMBER})\s*{_POSTS}(?:以上|及以上)?"
 _NONE = r"没有发言|未发言|零发言|不发言|无发言|一帖未发|一贴未发|0帖|零帖"
-_NO_VOTE = r"未投票|没有投票|不投票|未回复投票帖|未进行投票|没有回复投票帖|未参与投票|漏投"
+_NO_VOTE = r"未投票|没有投票|没投票|不投票|未回复投票帖|未进行投票|没有回复投票帖|未参与投票|漏投|未投票者"
 _CARD_WORD = {"蓝": "blue", "黄": "yellow", "红": "red", "绿": "green"}
 
 
@@ -519,7 +540,7 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
 
 def _bare(clause: str) -> str:
     """A clause without its item number: `（1）在…` → `在…`."""
-    return re.sub(r"^\s*[(（]\d+[)）]\s*", "", clause).strip()
+    return re.sub(r"^\s*(?:[(（]\d+[)）]|\d+[、.．])\s*", "", clause).strip()
 
 
 def _heading_has(ss: list[Sentence], f: Finding, word: str) -> bool:
@@ -538,7 +559,7 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("schedule.day_span_days", 1, hit[0].text, hit[0].section, "inferred",
                           "a day opens and closes on the same date"))
         else:
-            hit = _first(ss, r"次日\S{0,4}关[帖门]|([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1\+1日\S{0,4}关[帖门]")
+            hit = _first(ss, r"次日\S{0,4}关[帖门]|(?:持续|开放)?(?:到|至)次日|([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1\+1日\S{0,4}关[帖门]")
             if hit:
                 r.add(Finding("schedule.day_span_days", 2, hit[0].text, hit[0].section, "inferred",
                               "a day closes on the day after it opens"))
@@ -551,6 +572,9 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, r"第一(?:个|天)?(?:讨论日|游戏日|天)\S{0,4}不(?:因|受)周末\S{0,4}延长")
     if hit:
         r.add(Finding("schedule.first_day_weekend_extension", False, hit[0].text, hit[0].section))
+    to = _first(ss, r"讨论日\S{0,20}(?:到|至)(?:次日|当天|当日|第二天)?(?:的)?((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\S{1,3}点|\d{1,2}[:：]\d{2})")
+    if to and clock(to[1].group(1)):
+        r.add(Finding("schedule.close_time", clock(to[1].group(1)), to[0].text, to[0].section))
     hit = _first(ss, r"关[门帖](?:时间)?(?:一般|通常|固定)?(?:为|是|在)\S{0,8}?(?:\d{1,2}[:：]\d{2}|\S{0,3}\d{1,2}点|[晚上下午]{2}\S{1,3}点)|(?:\d{1,2}[:：]\d{2}|\d{1,2}点)关[门帖]")
     if hit and clock(hit[0].text):
         r.add(Finding("schedule.close_time", clock(hit[0].text), hit[0].text, hit[0].section))

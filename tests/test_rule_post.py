@@ -282,7 +282,27 @@ def test_q7_other_numbers_and_wordings() -> None:
         ("posts_below", 15, 1, "yellow"), ("posts_below", 3, 1, "red"), ("no_vote", None, None, "yellow")]
 
 
-@pytest.mark.parametrize("name", ["k12.txt", "q7.txt"])
+def test_x3_numbered_sections_and_shorthand() -> None:
+    r = read_rule_post((DATA / "x3.txt").read_text("utf-8"))
+    v = {k: f.value for k, f in r.fields.items()}
+    assert v["vote.target_label"] == "投票人选" and v["vote.reason_label"] == "理由"
+    assert v["vote.abstain_word"] == "弃票"              # 弃票请在投票人选中写“弃票”。
+    assert v["vote.change_reference"] == ["quote"]       # 改票请引用自己原来的投票。
+    assert v["vote.max_changes"] == 1 and v["vote.second_vote_is_duplicate"] is True
+    assert v["vote.lock_minutes"] == 30                  # 关帖前30分钟内的改票无效。
+    assert v["vote.tie_nobody_out"] is True              # 若最高票数相同，则本轮无人出局。
+    assert (v["acceleration.threshold"], v["acceleration.fraction"]) == ("more_than", pytest.approx(2 / 3))
+    assert v["acceleration.cutoff_hours_before_close"] == 2  # 加速申请截至关帖前2小时。
+    assert v["weights.priest"] == 2                      # 村长的票算两票。
+    assert v["cards.blue_per_yellow"] == 2 and v["cards.yellow_per_red"] == 2  # 2蓝=1黄，2黄=1红。
+    assert v["schedule.day_span_days"] == 2 and v["schedule.close_time"] == "22:00"  # 持续到次日晚上22点
+    assert r.fields["vote.lock_minutes"].section == "投票 3"  # 一、投票 … 3. 关帖前30分钟内的改票无效。
+    assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking] == [
+        ("posts_below", 5, 1, "blue"), ("posts_below", 5, 2, "yellow"), ("no_vote", None, None, "yellow")]
+    assert r.lurking[0].value["text"] == "单日发言少于5帖记蓝牌一张"
+
+
+@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt"])
 def test_own_posts_derive_loadable_rulesets(name: str) -> None:
     rs = validated(derive((DATA / name).read_text("utf-8")))
     assert rs.lurking and rs.vote.target_label
