@@ -312,3 +312,69 @@ def test_granted_at_a_fraction() -> None:
     # K12: 申请加速的人数达到存活人数的三分之二及以上，即执行加速
     rs = validated(derive((DATA / "k12.txt").read_text("utf-8")))
     assert not rs.acceleration.granted(5, 9) and rs.acceleration.granted(6, 9)
+
+
+# the seeds with other numbers and wordings in their own sentences: what a new game's post changes
+M84_CHANGED = [
+    ("改票只允许进行一次", "改票只允许进行两次", "vote.max_changes", 2),
+    ("关门前一小时不允许改票或代投", "关门前半个小时不允许改票或代投", "vote.lock_minutes", 30),
+    ("关门前一小时不允许改票或代投", "关门前半个小时不允许改票或代投", "vote.proxy_vote_lock_minutes", 30),
+    ("在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于存活人数的一半",
+     "在讨论日结束两个小时前（一般为最后一个自然日的20:00）大于存活人数的三分之二", "acceleration.threshold", "more_than"),
+    ("在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于存活人数的一半",
+     "在讨论日结束两个小时前（一般为最后一个自然日的20:00）大于存活人数的三分之二", "acceleration.cutoff_hours_before_close", 2),
+    ("在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于存活人数的一半",
+     "在讨论日结束两个小时前（一般为最后一个自然日的20:00）大于存活人数的三分之二", "schedule.close_time", "22:00"),
+    ("神父投出的票计为1.5票", "神父投出的票计为2票", "weights.priest", 2),
+    ("在游戏的第一天投票结束后", "在游戏的第二天投票结束后", "election.day", 2),
+    ("累计三张“蓝牌”合并为一张“黄牌”", "累计两张“蓝牌”合并为一张“黄牌”", "cards.blue_per_yellow", 2),
+    ("累计三张“黄牌”合并为一张“红牌”", "累计四张“黄牌”合并为一张“红牌”", "cards.yellow_per_red", 4),
+    ("一般讨论日持续两天，每逢周末时讨论日延长一天", "一般讨论日持续三天，每逢周末时讨论日延长两天", "schedule.day_span_days", 3),
+    ("一般讨论日持续两天，每逢周末时讨论日延长一天", "一般讨论日持续三天，每逢周末时讨论日延长两天", "schedule.weekend_extra_days", 2),
+    ("出局结算在投票结算之后执行", "出局结算在投票结算之前执行", "cards.red_resolves", "before_vote"),
+    ("累计获得两张或以上红牌时", "累计获得三张或以上红牌时", "cards.camp_red_limit", 3),
+    ("动物叫声限制为以下25种：喵、汪、吱、嘎、哞、咩、喳、嘤、啾、叽、唧、咯、咕、嘶、呱、吼、嗷、呜、哒、咪、哼、啊、哈、呲、噜",
+     "动物叫声限制为以下3种：喵、汪、咩", "whistle.sounds", "喵汪咩"),
+    ("改票需回复原投票楼层", "改票需引用原投票楼层", "vote.change_reference", ["quote"]),
+]
+S004_CHANGED = [
+    ("（只）有一次改票机会", "（只）有两次改票机会", "vote.max_changes", 2),
+    ("白天结束前一个小时不得改票", "白天结束前90分钟不得改票", "vote.lock_minutes", 90),
+    ("超过所有存活玩家的二分之一", "达到所有存活玩家的二分之一", "acceleration.threshold", "at_least_half"),
+    ("导演至少在投票截至的30分钟前", "导演至少在投票截至的45分钟前", "vote.proxy_vote_lock_minutes", 45),
+    ("三张【蓝牌】升级为一张【黄牌】", "四张【蓝牌】升级为一张【黄牌】", "cards.blue_per_yellow", 4),
+    ("改票时必须引用原投票帖", "改票时必须回复原投票帖", "vote.change_reference", ["reply", "quote"]),
+    ("白天红牌罚下在被投票出局之前", "白天红牌罚下在被投票出局之后", "cards.red_resolves", "after_vote"),
+    ("（不含纯水帖）", "", "activity.exclude_water", False),
+]
+
+
+@pytest.mark.parametrize("old,new,field,value", M84_CHANGED)
+def test_m84_seed_with_other_numbers(old: str, new: str, field: str, value: object) -> None:
+    text = _seed("m84")
+    assert old in text
+    got = read_rule_post(text.replace(old, new)).fields[field].value
+    assert got == pytest.approx(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else got == value
+
+
+@pytest.mark.parametrize("old,new,field,value", S004_CHANGED)
+def test_004_seed_with_other_numbers(old: str, new: str, field: str, value: object) -> None:
+    text = _seed("004")
+    assert old in text
+    got = read_rule_post(text.replace(old, new)).fields[field].value
+    assert got == value
+
+
+def test_004_seed_with_other_lurking_numbers() -> None:
+    text = _seed("004").replace(
+        "在未加快进程的单个讨论日没有发言、未加快进程的连续两个讨论日发言不足五贴，或连续三个讨论日均不足十帖",
+        "在未加快进程的单个讨论日发言不足两贴、未加快进程的连续两个讨论日发言不足六贴，或连续四个讨论日均不足十五帖")
+    got = [(f.value["kind"], f.value.get("threshold"), f.value.get("days")) for f in read_rule_post(text).lurking]
+    assert got == [("posts_below", 2, 1), ("posts_below", 6, 2), ("posts_below", 15, 4), ("no_vote", None, None)]
+
+
+def test_m84_seed_with_other_lurking_numbers() -> None:
+    text = _seed("m84").replace("（1）在未执行加速的讨论日发言不足五帖", "（1）在未执行加速的讨论日发言不足三帖") \
+        .replace("（2）连续三个未执行加速的讨论日发言均不足十帖", "（2）连续两个未执行加速的讨论日发言均不足八帖")
+    got = [(f.value["kind"], f.value.get("threshold"), f.value.get("days")) for f in read_rule_post(text).lurking]
+    assert got == [("posts_below", 3, 1), ("posts_below", 8, 2), ("no_vote", None, None)]
