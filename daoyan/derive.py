@@ -158,7 +158,7 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+        return _toml_str(v)
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
@@ -166,12 +166,18 @@ def _toml_value(v: Any) -> str:
     raise TypeError(f"cannot write {v!r} as TOML")
 
 
+def _toml_str(v: str) -> str:
+    """A TOML basic string: JSON's escapes, and DEL escaped too (TOML refuses it raw)."""
+    return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml_str(k)
 
 
 def _one_line(s: str) -> str:
-    return re.sub(r"\s+", " ", s).strip()
+    """Text fit for a TOML comment: one line, no control characters (TOML refuses them there)."""
+    return re.sub(r"[\x00-\x1f\x7f]", "", re.sub(r"\s+", " ", s)).strip()
 
 
 def _comment(d: Derived, path: str) -> list[str]:

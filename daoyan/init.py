@@ -28,8 +28,8 @@ from parsers.game_threads import Announced, announcements, classify, close_time_
 from parsers.models import Post
 from scraper.client import ForumClient
 
-from .derive import Derived, derive, nearest_preset, to_toml, validated
-from gamedef.errors import DaoyanError, ForumError, RulesetError
+from .derive import Derived, _one_line, derive, nearest_preset, to_toml, validated
+from gamedef.errors import DaoyanError, ForumError, PageFormatError, RulesetError, ThreadMissing
 from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 
 MAX_BOARD_PAGES = 20
@@ -74,6 +74,7 @@ class Discovery:
     directors: list[str]
     roster: list[str]
     logged_in: bool = False
+    problems: list[str] = field(default_factory=list)
 
 
 def split_url(url: str) -> tuple[str, dict[str, str]]:
@@ -166,9 +167,15 @@ async def discover(client: ForumClient, url: str, tag: str | None, tz: ZoneInfo)
         raise DaoyanError(f"board {board or fid}: no thread tagged {tag} with a role word (讨论帖, 投票帖 …)")
     found.sort(key=lambda x: x.tid)
 
+    problems: list[str] = []
+
     async def first_page(ft: FoundThread) -> None:
         f = await client.thread_page(ft.tid)
-        tp = parse_thread_page(f.text, tz=tz, tid_hint=ft.tid, what=f"thread {ft.tid} ({ft.subject})")
+        try:
+            tp = parse_thread_page(f.text, tz=tz, tid_hint=ft.tid, what=f"thread {ft.tid} ({ft.subject})")
+        except (ThreadMissing, PageFormatError) as e:  # one unreadable thread does not stop the others
+            problems.append(f"{e}; its times and authors are not read")
+            return
         ft.posts = tp.posts
         if tp.posts and tp.posts[0].floor == 1:
             ft.opener = tp.posts[0].author or ft.opener
@@ -184,7 +191,7 @@ async def discover(client: ForumClient, url: str, tag: str | None, tz: ZoneInfo)
         for p in ft.posts:
             if p.author and p.author not in directors and p.author not in roster:
                 roster.append(p.author)
-    return Discovery(base, fid, board, tag, threads, rules, directors, roster, client.logged_in)
+    return Discovery(base, fid, board, tag, threads, rules, directors, roster, client.logged_in, problems)
 
 
 # ---------------------------------------------------------------------------- the days
@@ -219,7 +226,7 @@ def guess_close(opens: datetime, s: ScheduleRules, number: int) -> tuple[datetim
 
 def plan_days(d: Discovery, ruleset: Ruleset) -> tuple[list[DayPlan], list[str]]:
     """Days with their threads and times; the notes say what could not be placed."""
-    notes: list[str] = []
+    notes: list[str] = list(d.problems)
     by_day: dict[int, dict[str, FoundThread]] = {}
     for ft in d.threads:
         day = ft.day
@@ -327,7 +334,7 @@ def _local(t: datetime, tz: ZoneInfo) -> datetime:
 
 
 def _c(value: Any, comment: str) -> Any:
-    return tomlkit.item(value).comment(re.sub(r"\s+", " ", comment).strip())
+    return tomlkit.item(value).comment(_one_line(comment))
 
 
 def _day_table(p: DayPlan, tz: ZoneInfo) -> Table:
@@ -393,7 +400,7 @@ def write_new(d: Discovery, plans: list[DayPlan], notes: list[str], sugg: list[S
 def _append_notes(doc: Any, notes: list[str], sugg: list[Suggestion], tz: ZoneInfo, known: set[str]) -> int:
     added = 0
     for n in notes:
-        line = f"init: {n}"
+        line = _one_line(f"init: {n}")
         if line not in known:
             doc.add(tomlkit.comment(line))
             known.add(line)
@@ -402,7 +409,7 @@ def _append_notes(doc: Any, notes: list[str], sugg: list[Suggestion], tz: ZoneIn
             continue
         doc.add(tomlkit.nl())
         for line in _suggestion_lines(s, tz):
-            doc.add(tomlkit.comment(line))
+            doc.add(tomlkit.comment(_one_line(line)))
         known.add(s.key)
         added += 1
     return added

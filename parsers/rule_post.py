@@ -326,7 +326,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
         if "加速" not in t and not ("申请" in t and "延" in t):
             continue
         share = fraction(re.sub(r"一个半小时|半个?小时|半天", "", t))
-        if share is None or not re.search(r"人数|玩家|角色|存活|未出局|同意|申请", t):
+        if share is None or not 0 < share <= 1 or not re.search(r"人数|玩家|角色|存活|未出局|同意|申请", t):
             continue
         more = re.search(r"超过|大于(?!等于)|多于|过半|高于", t)
         least = re.search(r"大于等于|大于或等于|不少于|不低于|达到|至少|以上|及以上|或以上|≥|>=", t)

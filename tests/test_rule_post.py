@@ -7,6 +7,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from daoyan.derive import derive, preset_data, validated
 from parsers.numbers import clock, cn_int, duration_minutes, fraction, number
@@ -378,3 +380,16 @@ def test_m84_seed_with_other_lurking_numbers() -> None:
         .replace("（2）连续三个未执行加速的讨论日发言均不足十帖", "（2）连续两个未执行加速的讨论日发言均不足八帖")
     got = [(f.value["kind"], f.value.get("threshold"), f.value.get("days")) for f in read_rule_post(text).lurking]
     assert got == [("posts_below", 3, 1), ("posts_below", 8, 2), ("no_vote", None, None)]
+
+
+FRAGMENTS = ["改票", "关门前", "一小时", "半个", "不允许", "代投", "加速", "超过", "三分之五", "存活人数", "神父", "票计为",
+             "０", "十五", "帖", "不足", "连续", "讨论日", "黄牌", "三张", "合并为一张", "红牌", "【", "】", "（1）", "、",
+             "，", "。", "\n", "投票对象：", "第", "天", "以下", "种：", "喵", "周末", "延长", "关门时间", "点", "%", "/"]
+
+
+@given(st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=5), max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_any_text_reads_and_derives_a_loadable_ruleset(parts: list[str]) -> None:
+    text = "".join(parts)
+    read_rule_post(text)
+    validated(derive(text))
