@@ -360,6 +360,8 @@ def _suggestion_lines(s: Suggestion, tz: ZoneInfo) -> list[str]:
         lines.append(f"player = {tomlkit.item(s.event.player).as_string()}")
     if s.event.reason:
         lines.append(f'reason = "{s.event.reason}"')
+    if s.floor > 1 and s.at is not None:  # announced during the day: in force from then
+        lines.append(f"at = {_local(s.at, tz).isoformat()}")
     return lines
 
 
@@ -495,6 +497,8 @@ def init_game(url: str, out: Path, *, tag: str | None = None, timezone: str = "A
         except (OSError, UnicodeDecodeError) as e:
             raise DaoyanError(f"{out}: cannot read it to add to it ({e})") from None
     d = asyncio.run(_run(url, tag, tz, user, password, transport))
+    if existing is not None:
+        _add_stored_floors(d, out)
     rs_value, rs_comment, derived = choose_ruleset(d, out)
     ruleset = _ruleset_for(existing, out, rs_value, derived)
     plans, notes = plan_days(d, ruleset)
@@ -511,6 +515,30 @@ def init_game(url: str, out: Path, *, tag: str | None = None, timezone: str = "A
         _write(rs_file, to_toml(derived))
     _write(out, text)
     return InitResult(out, existing is None, [p.number for p in plans], said, notes, added, rs_value, rs_file)
+
+
+def _add_stored_floors(d: Discovery, out: Path) -> None:
+    """On a re-run of a scanned game, the directors' later floors too (a 公示 of acceleration or of a
+    mid-day 出局 is rarely on the first page): from the game's store, never from more requests."""
+    from gamedef.gamefile import load_game
+
+    from .store import Store
+
+    try:
+        game = load_game(out)
+    except DaoyanError:
+        return
+    if not game.store_path.exists():
+        return
+    try:
+        with Store(game.store_path) as store:
+            for ft in d.threads:
+                stored = store.posts(ft.tid)
+                if stored:
+                    seen = {p.pid for p in ft.posts}
+                    ft.posts = sorted(ft.posts + [p for p in stored if p.pid not in seen], key=lambda p: p.floor)
+    except DaoyanError:
+        return
 
 
 def _ruleset_for(existing: str | None, out: Path, value: str, derived: Derived | None) -> Ruleset:

@@ -135,7 +135,9 @@ def announcements(text: str, names: Sequence[str]) -> list[Announced]:
         if not c:
             continue
         who = _names_in(c, ordered)
-        if re.search(r"申请|请在|如需|可以|可在|规则|格式", c):
+        # a rule or an invitation, not an announcement: 申请加速请在本帖回复 / 过半申请加速则执行加速
+        if re.search(r"请在|如需|可以|可在|规则|格式|则|如果|若|的话|之前|以前", c) or \
+                (re.search(r"申请", c) and not re.search(r"公示|已|成功", c)):
             continue
         if re.search(r"取消|解除|失效", c) and "黑哨" in c:
             out += [Announced("unwhistled", p, None, c) for p in who]

@@ -197,3 +197,27 @@ def test_announcements_need_the_director_words() -> None:
 ])
 def test_split_url(url: str, root: str, query: dict) -> None:
     assert split_url(url) == (root, query)
+
+
+def test_rerun_reads_later_announcements_from_the_store(replay_utf8: Replay, tmp_path: Path) -> None:
+    from daoyan.store import Store
+    from parsers.models import Post
+
+    out = tmp_path / "game.toml"
+    _init(replay_utf8.base_url, out)
+    at = datetime(2026, 11, 29, 18, 5, tzinfo=TZ)
+    with Store(tmp_path / "game.sqlite") as store:  # as `daoyan scan` would have stored it
+        store.save_posts([Post(tid=7, pid=99001, floor=60, author="导演A", uid=2, posted_at=at, time_precision="second",
+                               message_html="", text="公示：进程帖申请人数已过半，今日执行加速。")], "api")
+    r = _init(replay_utf8.base_url, out)
+    assert r.exit_code == 0 and "1 event suggestion(s)" in r.output, r.output
+    text = out.read_text("utf-8")
+    assert "suggested: day=2 kind=accelerated — 「公示：进程帖申请人数已过半，今日执行加速」 (tid 7 floor 60" in text
+    block = _uncomment_all(text)[-1]
+    assert block == {"day": 2, "kind": "accelerated", "at": datetime(2026, 11, 29, 18, 5)}
+
+
+@pytest.mark.parametrize("text", ["申请加速或延时请在本帖回复。存活人数过半申请加速则执行加速。",
+                                  "如果申请人数过半，则执行加速。", "加速申请请在18:00之前提交。"])
+def test_rules_in_opening_posts_are_no_events(text: str) -> None:
+    assert announcements(text, ["饺子"]) == []
