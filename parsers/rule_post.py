@@ -591,11 +591,21 @@ _READERS: tuple[Callable[[list[Sentence], RuleReading], None], ...] = (
     _vote_rules, _acceleration, _weights, _cards, _whistle, _lurking, _schedule)
 
 
+_BBCODE = re.compile(r"\[/?(?:b|i|u|s|color|size|font|align|url|email|img|quote|code|hr|list|\*|table|tr|td|"
+                     r"backcolor|indent|float|p|media|flash|hide|free|sup|sub)(?:=[^\]\n]{0,80})?\]", re.I)
+
+
+def strip_bbcode(text: str) -> str:
+    """A post copied from the editor keeps its markup (`[b]投票规则[/b]`); a game tag like `[M84]` stays."""
+    return _BBCODE.sub("", text)
+
+
 def read_rule_post(text: str | Sequence[str], *, title: str | None = None) -> RuleReading:
     """Every machine-relevant rule the post settles, each with its sentence and section. `text`
     is the post as one text (a file) or its floors in order (a scanned rules thread, whose
     subject is then `title`)."""
     r = RuleReading()
+    text = strip_bbcode(text) if isinstance(text, str) else [strip_bbcode(t) for t in text]
     whole = text if isinstance(text, str) else "\n".join(text)
     _title(title if title is not None else whole, r)
     ss = split_sentences(text)

@@ -393,3 +393,11 @@ def test_any_text_reads_and_derives_a_loadable_ruleset(parts: list[str]) -> None
     text = "".join(parts)
     read_rule_post(text)
     validated(derive(text))
+
+
+def test_bbcode_of_a_copied_post_is_no_obstacle() -> None:
+    text = ("[M84]规则帖\n[b][size=4]投票规则[/size][/b]\n[color=Red]改票只允许进行[b]两次[/b]。[/color]\n"
+            "[b]投票对象[/b]：饺子\n投票理由：饺子好吃")
+    r = read_rule_post(text)
+    assert r.fields["vote.max_changes"].value == 2 and r.fields["vote.max_changes"].section == "投票规则"
+    assert r.fields["vote.target_label"].value == "投票对象" and r.tag == "M84"
