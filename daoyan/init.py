@@ -99,10 +99,10 @@ def split_url(url: str) -> tuple[str, dict[str, str]]:
     return urlunsplit((u.scheme, u.netloc, path, "", "")), q
 
 
-async def _board(client: ForumClient, fid: int) -> tuple[str, list[BoardThread]]:
+async def _board(client: ForumClient, fid: int, pages: int = MAX_BOARD_PAGES) -> tuple[str, list[BoardThread]]:
     name, threads = "", []
     page = 1
-    for _ in range(MAX_BOARD_PAGES):
+    for _ in range(pages):
         params: dict[str, Any] = {"mod": "forumdisplay", "fid": fid}
         if page > 1:
             params["page"] = page
@@ -140,21 +140,20 @@ async def discover(client: ForumClient, url: str, tag: str | None, tz: ZoneInfo)
             raise ForumError(f"thread {q['tid']}: its page names no board (fid)")
     if fid is None:  # the forum root: the board holding the game's threads
         f = await client.get("forum.php")
-        best: tuple[int, int, str, list[BoardThread]] | None = None
+        best: tuple[int, int] | None = None
         for bfid, _ in parse_index_boards(f.text)[:MAX_BOARDS]:
-            try:
-                name, listed = await _board(client, bfid)
+            try:  # the first page of each board is enough to choose
+                _, listed = await _board(client, bfid, pages=1)
             except ForumError:
                 continue
             mine = [t for t in listed if classify(t.subject) and (tag is None or same_tag(tag_of(t.subject) or "", tag))]
             if mine and (best is None or len(mine) > best[0]):
-                best = (len(mine), bfid, name, listed)
+                best = (len(mine), bfid)
         if best is None:
             raise DaoyanError(f"{url}: no board of this forum lists game threads"
                               + (f" tagged {tag}" if tag else "") + "; give a board's or a thread's address")
-        _, fid, board, listed = best
-    else:
-        board, listed = await _board(client, fid)
+        fid = best[1]
+    board, listed = await _board(client, fid)
     tag = tag or _tag_from(listed)
     if not tag:
         raise DaoyanError(f"board fid {fid}: no thread subject carries a game tag like [M84]; give one with --tag")
@@ -181,7 +180,10 @@ async def discover(client: ForumClient, url: str, tag: str | None, tz: ZoneInfo)
             ft.opener = tp.posts[0].author or ft.opener
             ft.opened = tp.posts[0].posted_at
 
-    await asyncio.gather(*(first_page(ft) for ft in found))
+    results = await asyncio.gather(*(first_page(ft) for ft in found), return_exceptions=True)
+    failed = next((r for r in results if isinstance(r, BaseException)), None)
+    if failed is not None:
+        raise failed
     rules = next((ft for ft in found if ft.role == "rules"), None)
     threads = [ft for ft in found if ft.role != "rules"]
     openers = Counter(ft.opener for ft in found if ft.opener)
@@ -437,7 +439,7 @@ def merge(existing: str, d: Discovery, plans: list[DayPlan], notes: list[str], s
         doc.add("day", days)
     if not isinstance(days, AoT):
         raise DaoyanError(f"{path}: `day` is not an array of [[day]] tables")
-    have = {int(t["number"]): t for t in days if "number" in t}
+    have = {int(t["number"]): t for t in days if isinstance(t.get("number"), int)}
     for p in plans:
         if p.number not in have:
             days.append(_day_table(p, tz))
@@ -453,6 +455,8 @@ def merge(existing: str, d: Discovery, plans: list[DayPlan], notes: list[str], s
     new_authors = [a for a in d.roster if a not in players]
     known = set(line.lstrip("# ").rstrip() for line in existing.splitlines() if line.lstrip().startswith("#"))
     for e in doc.get("event", []):
+        if not isinstance(e, dict):
+            continue
         known.add(f"day={e.get('day')} kind={e.get('kind')}" + (f" player={e.get('player')}" if e.get("player") else ""))
     if new_authors:
         notes = notes + [f"authors not in players or directors: {', '.join(new_authors)} (add them if they play)"]
