@@ -158,24 +158,24 @@ def _title(text: str, r: RuleReading) -> None:
 
 # ------------------------------------------------------------------------------------- vote
 
-_LABEL_LINE = re.compile(r"^\s*【?([^\s:：【】()（）]{2,8})】?\s*[:：]\s*(\S.*)?$")
+_LABEL = re.compile(r"((?:投票|改票|改投|选票)?(?:对象|目标|人选|理由|原因))\s*[:：]\s*([^\s:：]*)")
 
 
 def _labels(text: str, ss: list[Sentence], r: RuleReading) -> None:
-    lines = [ln.strip() for ln in text.splitlines()]
-    for i, line in enumerate(lines):
-        m = _LABEL_LINE.match(line)
-        if not m:
-            continue
-        label, value = m.group(1), (m.group(2) or "").strip()
-        if not re.search(r"对象|目标|人选|理由|原因", label) or re.search(r"格式", label):
-            continue
-        change = "改" in label
-        reason = bool(re.search(r"理由|原因", label))
-        key = "vote." + ("change_" if change else "") + ("reason_label" if reason else "target_label")
-        r.add(Finding(key, label, line, _section_of(ss, line)))
-        if not change and not reason and value and re.fullmatch(r"弃权|弃票|放弃|空票", value):
-            r.add(Finding("vote.abstain_word", value, line, _section_of(ss, line)))
+    """The format's labels, from the lines that show it (`投票对象：饺子`, also several on one line)."""
+    for line in (ln.strip() for ln in text.splitlines()):
+        for m in _LABEL.finditer(line):
+            label, value = m.group(1), m.group(2).strip()
+            if m.start() > 0 and line[m.start() - 1] not in " \t　】]：:，,/|" and not re.match(r"^\W", line[m.start() - 1]):
+                prev = line[max(0, m.start() - 4):m.start()]
+                if not re.search(r"格式|如下|[：:]$", prev):
+                    continue  # inside a sentence (为投票对象：…), not a format line
+            change = "改" in label
+            reason = bool(re.search(r"理由|原因", label))
+            key = "vote." + ("change_" if change else "") + ("reason_label" if reason else "target_label")
+            r.add(Finding(key, label, line, _section_of(ss, line)))
+            if not change and not reason and re.fullmatch(r"弃权|弃票|放弃|空票", value):
+                r.add(Finding("vote.abstain_word", value, line, _section_of(ss, line)))
     hit = _first(ss, r"弃权.{0,20}(?:填写|写|填)[“\"「『]([^”\"」』]{1,6})[”\"」』]|(?:填写|写|填)[“\"「『](弃权|弃票)[”\"」』]")
     if hit:
         r.add(Finding("vote.abstain_word", hit[1].group(1) or hit[1].group(2), hit[0].text, hit[0].section))
@@ -205,7 +205,12 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         if re.search(r"(?:无需|不需要?|不必|不用)(?:引用|回复)", t):
             pass
         else:
-            forms = ["reply", "quote"] if ("回复" in t or ("引用" in t and re.search(r"回复|或", t))) else ["quote"]
+            if re.search(r"引用(?:无效|不算|不计|不可|不行)|(?:不能|不可|不得|不要)引用|只能回复|仅限回复", t):
+                forms = ["reply"]
+            elif re.search(r"回复(?:无效|不算|不计|不可|不行)|(?:不能|不可|不得)(?:直接)?回复|只能引用|仅限引用", t):
+                forms = ["quote"]
+            else:
+                forms = ["reply", "quote"] if ("回复" in t or ("引用" in t and re.search(r"回复|或", t))) else ["quote"]
             note = "a reply to the original floor, by the reply button or by quoting it" if "回复" in t and "引用" not in t else ""
             r.add(Finding("vote.change_reference", forms, t, hit[0].section, note=note))
 
