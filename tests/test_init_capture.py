@@ -221,3 +221,17 @@ def test_rerun_reads_later_announcements_from_the_store(replay_utf8: Replay, tmp
                                   "如果申请人数过半，则执行加速。", "加速申请请在18:00之前提交。"])
 def test_rules_in_opening_posts_are_no_events(text: str) -> None:
     assert announcements(text, ["饺子"]) == []
+
+
+def test_gbk_forum_gives_the_same_game(captures: Path, tmp_path: Path) -> None:
+    rp = Replay(captures / "x35-gbk")
+    try:
+        r = _init(rp.base_url + "forum.php?mod=forumdisplay&fid=2", tmp_path / "game.toml")
+    finally:
+        rp.close()
+    assert r.exit_code == 0, r.output
+    g = load_game(tmp_path / "game.toml")
+    truth = _truth_game(captures)
+    assert [(d.number, d.discussion_tid, d.vote_tid, d.closes.replace(tzinfo=None)) for d in g.days] == \
+        [(d["number"], d["discussion_tid"], d["vote_tid"], d["closes"]) for d in truth["day"]]
+    assert sorted(g.players) == sorted(truth["game"]["players"]) and g.directors == ("导演A",)
