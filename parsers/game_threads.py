@@ -143,10 +143,10 @@ def announcements(text: str, names: Sequence[str]) -> list[Announced]:
             out += [Announced("unwhistled", p, None, c) for p in who]
         elif "黑哨" in c or "吹哨" in c:
             out += [Announced("whistled", p, None, c) for p in who]
-        elif re.search(r"出局|死亡|罚下|殉情|殉职|被刀|身亡", c):
+        elif re.search(r"出局|死亡|罚下|殉情|殉职|被刀|身亡|投出|票出|放逐|处决|被杀|遇害", c):
             if re.search(r"红牌|罚下", c):
                 reason = "red"
-            elif re.search(r"投票|票选|放逐|公投", c):
+            elif re.search(r"投票|票选|放逐|公投|投出|票出|处决", c):
                 reason = "vote"
             elif re.search(r"昨夜|昨晚|夜晚|夜里|晚上|今晨|平安夜", c):
                 reason = "night"

@@ -186,6 +186,9 @@ def test_announcements_need_the_director_words() -> None:
     assert [(a.kind, a.player, a.reason) for a in got] == [
         ("out", "包子", "vote"), ("out", "月饼", "night"), ("priest", "饺子", None), ("whistled", "烧卖", None)]
     assert announcements("申请加速或延时请在本帖回复。", names) == []
+    # the demo forum's words: 公示：霜降被投出；青梅当选神父。
+    assert [(a.kind, a.player, a.reason) for a in announcements("公示：包子被投出；饺子当选神父。", names)] == [
+        ("out", "包子", "vote"), ("priest", "饺子", None)]
     assert [a.kind for a in announcements("公示：今日执行加速。", names)] == ["accelerated"]
 
 
@@ -235,3 +238,19 @@ def test_gbk_forum_gives_the_same_game(captures: Path, tmp_path: Path) -> None:
     assert [(d.number, d.discussion_tid, d.vote_tid, d.closes.replace(tzinfo=None)) for d in g.days] == \
         [(d["number"], d["discussion_tid"], d["vote_tid"], d["closes"]) for d in truth["day"]]
     assert sorted(g.players) == sorted(truth["game"]["players"]) and g.directors == ("导演A",)
+
+
+def test_init_on_the_demo_forum(tmp_path: Path) -> None:
+    from daoyan.demo.gamefile import write_game_file
+    from daoyan.demo.server import DemoForum
+
+    with DemoForum() as forum:
+        r = _init(forum.base_url, tmp_path / "game.toml")
+        ref = load_game(write_game_file(tmp_path / "ref.toml", forum.base_url))
+    assert r.exit_code == 0, r.output
+    g = load_game(tmp_path / "game.toml")
+    assert [(d.number, d.tids, d.opens, d.closes) for d in g.days] == [(d.number, d.tids, d.opens, d.closes) for d in ref.days]
+    assert set(ref.players) <= set(g.players)  # and the spectator 过路客, to be confirmed away
+    assert set(g.players) - set(ref.players) == {"过路客"}
+    events = _uncomment_all((tmp_path / "game.toml").read_text("utf-8"))
+    assert [(e["day"], e["kind"], e["player"]) for e in events] == [(e.day, e.kind, e.player) for e in ref.events]
