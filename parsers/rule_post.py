@@ -176,7 +176,7 @@ def _labels(text: str, ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding(key, label, line, _section_of(ss, line)))
             if not change and not reason and re.fullmatch(r"弃权|弃票|放弃|空票", value):
                 r.add(Finding("vote.abstain_word", value, line, _section_of(ss, line)))
-    hit = _first(ss, r"弃权.{0,20}(?:填写|写|填)[“\"「『]([^”\"」』]{1,6})[”\"」』]|(?:填写|写|填)[“\"「『](弃权|弃票)[”\"」』]")
+    hit = _first(ss, r"弃权.{0,20}(?:填写|写作|写为|写|填|投)[“\"「『]([^”\"」』]{1,6})[”\"」』]|(?:填写|写|填|投)[“\"「『](弃权|弃票)[”\"」』]")
     if hit:
         r.add(Finding("vote.abstain_word", hit[1].group(1) or hit[1].group(2), hit[0].text, hit[0].section))
     hit = _first(ss, r"弃权")
@@ -254,13 +254,15 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     # a proxy's own deadline (代投 … 截止前30分钟), and whether a proxied change has the lock
     for s, m in _find(ss, r"代投"):
         t = s.text
-        d = re.search(rf"{_BEFORE_CLOSE}(?:前)?([^，,。；]{{1,12}}?(?:小时|钟头|分钟))", t)
+        # the clause of 代投 when it has its own time (关门前1小时内禁止改票，代投需在关门1小时前告知导演)
+        clause = next((c for c in re.split(r"[,，]", t) if "代投" in c and re.search(r"小时|钟头|分钟", c)), t)
+        d = re.search(rf"{_BEFORE_CLOSE}(?:前)?([^，,。；]{{1,12}}?(?:小时|钟头|分钟))", clause)
         if not d:
             continue
         minutes = duration_minutes(d.group(1))
         if minutes is None:
             continue
-        if "改票" in t:
+        if "改票" in clause:
             r.add(Finding("vote.lock_applies_to_proxy", True, t, s.section,
                           note="a change by proxy has a deadline before close too"))
         else:
@@ -355,8 +357,9 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
         r.add(Finding("acceleration.cutoff_hours_before_close", round(minutes / 60, 3), s.text, s.section))
         break
     for s, m in _find(ss, rf"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟))"):
-        if "acceleration.cutoff_hours_before_close" in r.fields or not re.search(r"加速|延时|延迟", s.text) \
-                or "改票" in s.text:
+        if "acceleration.cutoff_hours_before_close" in r.fields or "改票" in s.text or "代投" in s.text \
+                or not (re.search(r"加速|延时|延迟", s.text) or (re.search(r"加速|进程", s.section + s.heading)
+                                                              and "申请" in s.text)):
             continue
         minutes = duration_minutes(m.group(1))
         if minutes is not None:
@@ -381,7 +384,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
 # ---------------------------------------------------------------- weights and election
 
 def _weights(ss: list[Sentence], r: RuleReading) -> None:
-    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有|可投|能投|可以投)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?|(?P<who3>[^\s，,。；：:（(]{{1,6}}?)的?(?:投票|选票|票)?权重(?:为|是|计为|等于)?(?P<n3>{NUMBER})"
+    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:一)?(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有|可投|能投|可以投)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?|(?P<who3>[^\s，,。；：:（(]{{1,6}}?)的?(?:投票|选票|票)?权重(?:为|是|计为|等于)?(?P<n3>{NUMBER})"
     for s, m in _find(ss, rx):
         raw = m.group("n") or m.group("n2") or m.group("n3")
         who = m.group("who") or m.group("who2") or m.group("who3")
@@ -403,7 +406,7 @@ def _weights(ss: list[Sentence], r: RuleReading) -> None:
     day = _first([x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)], rf"第({NUMBER})(?:个)?(?:天|日|讨论日|游戏日)")
     if day and integer(day[1].group(1)):
         r.add(Finding("election.day", integer(day[1].group(1)), day[0].text, day[0].section))
-    first = _first([x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)], r"最先|最早|先获得|率先")
+    first = _first([x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)], r"最先|最早|先获得|率先|先达到|先到达|先得到|先获|先到")
     if first:
         r.add(Finding("election.winner", "first_to_reach_top", first[0].text, first[0].section))
 
@@ -466,7 +469,7 @@ def _whistle(ss: list[Sentence], r: RuleReading) -> None:
         r.add(Finding("whistle.enabled", False, "", "", "absent", "the post has no whistle state"))
         return
     r.add(Finding("whistle.enabled", True, hit[0].text, hit[0].section))
-    hit = _first(ss, rf"(?:以下|如下)(?:{NUMBER})?种?[:：]\s*(\S(?:[、,，/ ]\S)+)")
+    hit = _first(ss, rf"(?:以下|如下)\S{{0,8}}?[:：]\s*(\S(?:[、,，/ ]\S)+)(?!\S)")
     if hit:
         sounds = "".join(re.split(r"[、,，/ ]", hit[1].group(1)))
         r.add(Finding("whistle.sounds", sounds, hit[0].text, hit[0].section))
@@ -477,7 +480,7 @@ def _whistle(ss: list[Sentence], r: RuleReading) -> None:
 # ----------------------------------------------------------------------------- lurking
 
 _POSTS = r"(?:帖|贴|条|楼|层|次发言|个回复)"
-_BELOW = rf"(?:不足|少于|低于|未满|未达到?|小于|不到)\s*({NUMBER})\s*{_POSTS}"
+_BELOW = rf"(?:不足|少于|低于|未满|未达到?|小于|不到|<|＜)\s*({NUMBER})\s*{_POSTS}"
 _AT_MOST = rf"(?:不超过|不多于|最多)\s*({NUMBER})\s*{_POSTS}|({NUMBER})\s*{_POSTS}(?:及|或)?以下"
 _MINIMUM = rf"(?:至少|最少|不少于|不低于|须|需|需要|必须|应)(?:发言|发帖|回帖|回复)?\s*({NUMBER})\s*{_POSTS}(?:以上|及以上)?"
 _NONE = r"没有发言|未发言|零发言|不发言|无发言|一帖未发|一贴未发|0帖|零帖"
@@ -571,7 +574,7 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, rf"讨论日\S{{0,6}}(?:持续|为期|为|共|长)({NUMBER})\s*(?:个)?小时")
     if hit and number(hit[1].group(1)):
         r.add(Finding("schedule.day_hours", number(hit[1].group(1)), hit[0].text, hit[0].section))
-    hit = _first(ss, rf"(?:周末|星期六|周六|节假日)\S{{0,12}}延长({NUMBER})(?:个)?(?:天|日)")
+    hit = _first(ss, rf"(?:周末|星期六|周六|节假日)\S{{0,12}}(?:延长|顺延|延后|多|加)({NUMBER})(?:个)?(?:天|日)")
     if hit and integer(hit[1].group(1)):
         r.add(Finding("schedule.weekend_extra_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
     hit = _first(ss, r"第一(?:个|天)?(?:讨论日|游戏日|天)\S{0,4}不(?:因|受)周末\S{0,4}延长")

@@ -137,6 +137,16 @@ SENTENCES = [
     ("神父一人可投1.5票。", "weights.priest", 1.5),
     ("4张蓝牌=1张黄牌", "cards.blue_per_yellow", 4),
     ("每个讨论日为期两天。", "schedule.day_span_days", 2),
+    ("关门前1小时内禁止改票，代投需在关门1小时前告知导演。", "vote.proxy_vote_lock_minutes", 60),
+    ("加速\n申请截止时间为关门前三小时。", "acceleration.cutoff_hours_before_close", 3),
+    ("神父的一票算作1.5票。", "weights.priest", 1.5),
+    ("第一天同时进行神父推举，得票最多者当选神父，同票时先达到者当选。", "election.winner", "first_to_reach_top"),
+    ("被吹哨的玩家只能发出以下动物叫声：喵、汪、咩", "whistle.sounds", "喵汪咩"),
+    ("讨论日一般为两天，周末顺延一天。", "schedule.weekend_extra_days", 1),
+    ("弃权请投“弃权”。", "vote.abstain_word", "弃权"),
+    ("允许改票，但仅限一次。", "vote.max_changes", 1),
+    ("红牌罚下的结算先于投票结算。", "cards.red_resolves", "before_vote"),
+    ("投票结算后再执行红牌罚下。", "cards.red_resolves", "after_vote"),
 ]
 
 
@@ -160,6 +170,7 @@ LURKING = [
     ("讨论结束时，未回复投票帖者将被判罚黄牌", [("no_vote", None, None, "yellow")]),
     ("连续两天发言不足十贴判黄牌。", [("posts_below", 10, 2, "yellow")]),
     ("投票期间未投票的玩家将被判罚一张黄牌。", [("no_vote", None, None, "yellow")]),
+    ("潜水：单日发言＜5帖判黄牌。", [("posts_below", 5, 1, "yellow")]),
 ]
 
 
