@@ -389,7 +389,7 @@ def _weights(ss: list[Sentence], r: RuleReading) -> None:
         raw = m.group("n") or m.group("n2") or m.group("n3")
         who = m.group("who") or m.group("who2") or m.group("who3")
         value = 1.5 if raw == "一票半" else number(raw.rstrip("票"))
-        if value is None or value == 1 or "弃权" in who:
+        if value is None or value <= 0 or value == 1 or re.search(r"弃权|弃票|无效|废|代投", who or ""):
             continue
         role = re.search(r"神父|警长|村长|牧师|议长|市长|队长|法官", s.text)
         r.add(Finding("weights.priest", value, s.text, s.section,
