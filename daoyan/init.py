@@ -34,6 +34,7 @@ from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 
 MAX_BOARD_PAGES = 20
 MAX_BOARDS = 30
+RULES_PAGES = 5  # pages of a rule post read at most
 ENOUGH_RULES = 8  # fields a rules thread must settle from its text before its ruleset is used
 
 
@@ -179,6 +180,16 @@ async def discover(client: ForumClient, url: str, tag: str | None, tz: ZoneInfo)
         if tp.posts and tp.posts[0].floor == 1:
             ft.opener = tp.posts[0].author or ft.opener
             ft.opened = tp.posts[0].posted_at
+        # a rule post longer than a page: read on while every floor is still the opener's
+        page = tp.page
+        while ft.role == "rules" and page < min(tp.last_page, RULES_PAGES) and ft.posts \
+                and all(p.author == ft.opener for p in ft.posts):
+            page += 1
+            f = await client.thread_page(ft.tid, page)
+            more = parse_thread_page(f.text, tz=tz, tid_hint=ft.tid, what=f"thread {ft.tid} page {page}")
+            if more.page != page:
+                break
+            ft.posts += [p for p in more.posts if p.floor > ft.posts[-1].floor]
 
     results = await asyncio.gather(*(first_page(ft) for ft in found), return_exceptions=True)
     failed = next((r for r in results if isinstance(r, BaseException)), None)

@@ -49,8 +49,11 @@ def _seed() -> dict:
         "forums": [{"fid": 2, "name": "版杀"}],
         "threads": [
             {"key": "rules", "fid": 2, "subject": "[T9] 规则帖", "author": "导演甲", "time": _t(0),
-             "message": RULES_1, "posts": [{"author": "导演甲", "time": _t(0, 1), "message": RULES_2},
-                                          {"author": "阿一", "time": _t(0, 60), "message": "收到"}]},
+             "message": RULES_1,
+             "posts": [{"author": "导演甲", "time": _t(0, 1 + i), "message": f"身份说明 {i}\n本节没有投票规则。"}
+                       for i in range(1, 10)]  # floors 2-10: the rule post runs onto page 2
+             + [{"author": "导演甲", "time": _t(0, 20), "message": RULES_2},
+                {"author": "阿一", "time": _t(0, 60), "message": "收到"}]},
             {"key": "d1", "fid": 2, "subject": "[T9] 第1天 讨论帖", "author": "导演甲", "time": _t(1),
              "message": "第一天讨论帖开门，关门时间 11月30日 22:00。", "posts": talk},
             {"key": "v1", "fid": 2, "subject": "[T9] 第1天 投票帖", "author": "导演乙", "time": _t(1, 1),
@@ -108,7 +111,7 @@ def test_live_game_then_a_new_day(forum: dict, tmp_path: Path) -> None:
     assert g.days[0].opens == MON and g.days[0].closes == MON.replace(hour=22)
     assert g.rules_tid == tids["rules"]
     assert set(g.directors) == {"导演甲", "导演乙"} and sorted(g.players) == sorted(PLAYERS)
-    # the rule post of two floors (a player's 收到 after them is not part of it) became the ruleset
+    # the rule post of eleven floors over two pages (a player's 收到 after them is not part of it) became the ruleset
     assert g.ruleset.vote.max_changes == 2 and g.ruleset.vote.lock_minutes == 30
     assert g.ruleset.vote.change_reference == ("quote",)
     assert g.ruleset.acceleration.threshold == "more_than_half"
