@@ -118,6 +118,8 @@ def split_sentences(text: str | Sequence[str]) -> list[Sentence]:
             section = f"{top} {item}".strip()
         elif m_item and num:
             section = f"{top} {num}({m_item.group(1)})"
+        elif m_item and sub:
+            section = f"{top} {sub}({m_item.group(1)})"  # 潜水 then （1）…: 违规判定 潜水(1)
         elif num:
             section = f"{top} {num}"
         else:
