@@ -30,6 +30,9 @@ class VoteRules:
     lock_minutes: int = 60
     lock_applies_to_proxy: bool = True
     changes_while_accelerated: bool = False
+    # which changes an acceleration voids: "after_granted" (only those posted from the moment it took
+    # effect: M84 执行加速时不允许改票) | "whole_day" (every change of the day: 004 所有改票作废)
+    accelerated_voids: str = "after_granted"
     invalid_fixed_by_new_post: bool = True
     second_vote_is_duplicate: bool = True
     width_insensitive: bool = True
@@ -68,6 +71,23 @@ class AccelerationRules:
     against_words: tuple[str, ...] = ()
     no_lurking_penalty_when_accelerated: bool = True
     delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
+    # How a progress-thread post is read (engine.acceleration.read_post): the words each stance rests on.
+    accelerate_keywords: tuple[str, ...] = ("加速",)
+    delay_keywords: tuple[str, ...] = ("延时", "延迟", "延期", "延长")
+    not_keyword_after: tuple[str, ...] = ("度", "器", "剂", "键")  # 加速度 is physics, not a request
+    request_verbs: tuple[str, ...] = ("申请", "同意", "支持", "赞成", "赞同", "求", "要求", "请求", "希望", "想",
+                                      "要", "建议", "提议", "投", "我也", "附议", "继续")
+    negations: tuple[str, ...] = ("不", "别", "没必要", "无需", "不用", "甭", "勿", "莫", "拒绝", "反对", "算了")
+    negation_exceptions: tuple[str, ...] = ("不如", "要不", "不妨", "何不", "不得不", "不然", "不管", "不反对",
+                                            "不拒绝")
+    withdraw_words: tuple[str, ...] = ("撤回", "撤销", "收回", "取消", "撤掉", "撤了", "作废")
+    question_words: tuple[str, ...] = ("谁", "什么", "为什么", "为啥", "怎么", "是否", "要不要", "需不需要", "有没有",
+                                       "多少", "几个", "几人", "能不能", "可不可以")
+    question_particles: tuple[str, ...] = ("吗", "么", "呢")  # only at the end of a clause
+    third_party_words: tuple[str, ...] = ("他", "她", "有人", "别人", "楼上", "某人", "大家都")
+    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1")
+    # a reply like "+1" / "附议" under a request: "request" (it joins that request) | "ignored"
+    seconding: str = "request"
 
     def granted(self, requests: int, living: int) -> bool:
         """Whether `requests` of `living` players are enough, per the threshold."""

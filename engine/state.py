@@ -23,6 +23,7 @@ class DayState:
     excused: tuple[str, ...]  # excused from voting by the director
     accelerated_event: bool  # an `accelerated` event is in force
     directors: tuple[str, ...] = ()  # the game's directors (their 【代投】 posts are proxy ballots)
+    survives: tuple[tuple[str, str], ...] = ()  # (player, reason): stays in if leading the day's vote (004 捍卫 / 尊贵)
 
     def is_alive(self, name: str) -> bool:
         return name in self.living
@@ -50,7 +51,12 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
     excused: list[str] = []
     priest: str | None = None
     accelerated = False
+    survives: list[tuple[str, str]] = []
     for ev in sorted(game.events, key=lambda e: (e.day, e.at or datetime.min.replace(tzinfo=at.tzinfo))):
+        if ev.kind == "survives":  # about the day's outcome, whenever in the day it was decided
+            if ev.day == day and ev.player:
+                survives.append((ev.player, ev.reason or ""))
+            continue
         if not _in_force(game, ev.day, ev.at, day, at):
             continue
         if ev.kind == "out" and ev.player and ev.player not in out:
@@ -67,12 +73,13 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
             accelerated = True
         elif ev.kind == "delayed" and ev.day == day:
             accelerated = False
+
     if priest in out:
         priest = None
     living = tuple(p for p in game.players if p not in out)
     return DayState(day=day, at=at, players=game.players, living=living, out=tuple(out), priest=priest,
                     whistled=tuple(w for w in whistled if w in living), excused=tuple(excused),
-                    accelerated_event=accelerated, directors=game.directors)
+                    accelerated_event=accelerated, directors=game.directors, survives=tuple(survives))
 
 
 def out_during(game: Game, day: int) -> dict[str, datetime]:

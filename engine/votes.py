@@ -92,9 +92,21 @@ class TallyEntry:
 class Outcome:
     out: str | None
     tie: tuple[str, ...]
+    survives: str | None = None  # the leader who stays in (004 捍卫 / 尊贵): nobody is out
+    survives_reason: str | None = None
+    leader: str | None = None  # who led the count (also when they survive)
+    red_carded: tuple[str, ...] = ()  # 红牌罚下 during the day, in the order they took effect
+    red_resolves: str | None = None  # after_vote | before_vote: how they were counted
 
     def to_json(self) -> dict[str, Any]:
-        return {"out": self.out, "tie": list(self.tie)}
+        d: dict[str, Any] = {"out": self.out, "tie": list(self.tie)}
+        if self.survives:  # extra keys only when they say something: the plain shape stays DESIGN.md's
+            d["survives"] = {"player": self.survives, "reason": self.survives_reason}
+            d["leader"] = self.leader
+        if self.red_carded:
+            d["red_carded"] = list(self.red_carded)
+            d["red_resolves"] = self.red_resolves
+        return d
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,8 @@ class VoteCount:
     accelerated: bool
     closes: datetime
     lock_starts: datetime
+    accelerated_since: datetime | None = None
+    accelerated_voids: str = "after_granted"
 
     @property
     def invalid(self) -> tuple[Ballot, ...]:
@@ -160,6 +174,8 @@ class VoteCount:
             "margins": self.margins.to_json(),
             "priest": self.priest, "accelerated": self.accelerated,
             "closes": self.closes.isoformat(), "lock_starts": self.lock_starts.isoformat(),
+            "accelerated_since": self.accelerated_since.isoformat() if self.accelerated_since else None,
+            "accelerated_voids": self.accelerated_voids,
         }
 
 
@@ -240,17 +256,27 @@ def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
 def count_votes(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None = None,
                 accelerated: bool = False, proxies: Sequence[ProxyVote] = (),
                 revisions: Mapping[int, Sequence[tuple[datetime, str]]] = {}, priest: str | None = None,
-                out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None) -> VoteCount:
+                out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None,
+                accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
+                ejected: Mapping[str, datetime] = {}) -> VoteCount:
     """The count of `day`'s vote thread as of `at` (default: the day's close, with every later
-    ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none."""
+    ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none.
+
+    `accelerated_since` is the moment acceleration took effect (None with `accelerated`: the whole
+    day); `survivors` names players who stay in if they lead (004 捍卫 / 尊贵) with the reason;
+    `ejected` names players sent off by a red card during the day (红牌罚下) and when, counted per
+    `cards.red_resolves`."""
     return replay(posts, rules=rules, day=day, state=state, at=at, accelerated=accelerated, proxies=proxies,
                   revisions=revisions, priest=state.priest if priest is None else (priest or None),
-                  out_at=out_at, directors=state.directors if directors is None else tuple(directors))
+                  out_at=out_at, directors=state.directors if directors is None else tuple(directors),
+                  accelerated_since=accelerated_since, survivors=survivors or dict(state.survives), ejected=ejected)
 
 
 def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None,
            accelerated: bool, proxies: Sequence[ProxyVote], revisions: Mapping[int, Sequence[tuple[datetime, str]]],
-           priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str]) -> VoteCount:
+           priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str],
+           accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
+           ejected: Mapping[str, datetime] = {}) -> VoteCount:
     """The replay behind `count_votes` and the priest election (which passes no priest)."""
     vr = rules.vote
     closes, opens = day.closes, day.opens
@@ -262,7 +288,15 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     acc = day.accelerated if day.accelerated is not None else (accelerated or state.accelerated_event)
     players = state.players
     living = set(state.living)
-    mid_out = {p: t for p, t in out_at.items() if p in living and t <= closes and (horizon is None or t <= horizon)}
+    before_vote = rules.cards.red_resolves == "before_vote"
+    red_at = {p: (t if t is not None and t <= closes else closes) for p, t in ejected.items() if p in living}
+    if horizon is not None:
+        red_at = {p: t for p, t in red_at.items() if t <= horizon}
+    leaving = dict(out_at)
+    if before_vote:
+        for p, t in red_at.items():
+            leaving[p] = min(t, leaving[p]) if p in leaving else t
+    mid_out = {p: t for p, t in leaving.items() if p in living and t <= closes and (horizon is None or t <= horizon)}
 
     def alive(name: str | None, t: datetime | None) -> bool:
         if name is None or name not in living:
@@ -316,12 +350,14 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     for _, what, payload in events:
         if what == "out":
             name, t = payload
+            how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and name in red_at and red_at[name] <= t else "出局"
+            again = "" if t >= closes else f"；{{voter}}可重新发帖投票"
             for voter, s in list(standing.items()):
                 if voter == name:
-                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}出局，其票不再计入。"))
+                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}{how}，其票不再计入。"))
                 elif s.target == name:
                     s.problems.append(Problem("target_out",
-                                              f"投票对象“{name}”于{_hm(t)}出局，此票不再计入；{voter}可重新发帖投票。"))
+                                              f"投票对象“{name}”于{_hm(t)}{how}，此票不再计入" + again.format(voter=voter) + "。"))
                 else:
                     continue
                 s.counted = False
@@ -356,7 +392,14 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                      f"{b.voter}此前没有有效的投票，改票不计；请按投票格式（{vr.target_label}：）重新投票。"))
             else:
                 if acc and not vr.changes_while_accelerated:
-                    probs.append(Problem("change_while_accelerated", "本讨论日执行加速，不允许改票，此次改票作废，原票仍有效。"))
+                    since = accelerated_since if accelerated_since is not None else opens
+                    if vr.accelerated_voids == "whole_day":
+                        probs.append(Problem("change_while_accelerated",
+                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。"))
+                    elif t is None or t >= since:
+                        probs.append(Problem("change_while_accelerated",
+                                             f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
+                                             "after_granted），此次改票作废，原票仍有效。"))
                 if t is not None and t >= lock and (not b.proxy or vr.lock_applies_to_proxy):
                     who = "代投改票" if b.proxy else "改票"
                     probs.append(Problem("change_in_lock_window",
@@ -401,6 +444,12 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     ballots = tuple(sorted((b for b, _ in items), key=_order_key))
     tally = _tally(standing, origin, timeline)
     outcome = _outcome(tally, vr)
+    leader = outcome.out
+    if outcome.out is not None and outcome.out in survivors:
+        outcome = Outcome(None, (), survives=outcome.out, survives_reason=survivors[outcome.out] or None)
+    reds = tuple(sorted(red_at, key=lambda p: (red_at[p], p)))
+    outcome = dataclasses.replace(outcome, leader=leader, red_carded=reds,
+                                  red_resolves=rules.cards.red_resolves if reds else None)
     abstained = tuple(p for p in players if p in standing and standing[p].kind == "abstain")
     excused = set(state.excused)
     day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at)]
@@ -411,7 +460,9 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     return VoteCount(day=day.number, at=at, ballots=ballots, tally=tally, abstained=abstained, not_voted=not_voted,
                      outcome=outcome, timeline=tuple(timeline), margins=margins,
                      replied=tuple(p for p in players if p in replied), priest=priest, accelerated=bool(acc),
-                     closes=closes, lock_starts=lock)
+                     closes=closes, lock_starts=lock,
+                     accelerated_since=(accelerated_since or opens) if acc else None,
+                     accelerated_voids=vr.accelerated_voids)
 
 
 def _reference_problems(post: Post, cur: Ballot, orig: Ballot | None, voter: str, vr: VoteRules) -> list[Problem]:
