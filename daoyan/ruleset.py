@@ -42,7 +42,10 @@ class VoteRules:
     dead_can_be_voted: bool = False
     proxy_marker: str = "【代投】"
     edit_changing_target_is_problem: bool = True
-    proxy_vote_lock_minutes: int | None = None  # a proxy vote's own lock; None: lock_minutes
+    proxy_vote_lock_minutes: int | None = None  # a proxy post's own lock (vote or change); None: lock_minutes
+    proxy_reason_required: bool = False  # a 【代投】 needs a target; a reason only when this says so
+    # a proxy change needs the player's request at least this long before close (`requested_at`); None: not checked
+    proxy_change_request_minutes: int | None = None
     invalid_counts_as_voted: bool = True  # an uncorrected invalid ballot still answers the vote thread
 
 

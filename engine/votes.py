@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
 from daoyan.gamefile import Day, ProxyVote, lock_start
@@ -36,7 +36,8 @@ from parsers.models import Post
 from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
-NOTE_CODES = frozenset({"edited_after_lock", "edited_target"})
+NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "proxy_request_unknown", "whistled_ballot",
+                        "edited_original_unknown"})
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Ballot:
     source: str = "thread"  # thread | gamefile
     weight: float = 1.0
     replaced_by: int | None = None  # pid of the change that replaced it
+    requested_at: datetime | None = None  # a proxy: when the player asked the director
 
     @property
     def codes(self) -> list[str]:
@@ -250,7 +252,7 @@ def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
     return Ballot(voter=p.player, kind="abstain" if abstain else ("change" if p.change else "vote"),
                   target=None if abstain else p.target, pid=None, floor=None, posted_at=p.at, proxy=True,
                   is_change=p.change, author="(game file)", reason=p.reason, written_target=p.target,
-                  source="gamefile")
+                  source="gamefile", requested_at=p.requested_at)
 
 
 def count_votes(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None = None,
@@ -400,10 +402,22 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                         probs.append(Problem("change_while_accelerated",
                                              f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
                                              "after_granted），此次改票作废，原票仍有效。"))
-                if t is not None and t >= lock and (not b.proxy or vr.lock_applies_to_proxy):
+                own_lock, own_minutes = (proxy_lock, pv_minutes) if b.proxy else (lock, vr.lock_minutes)
+                if t is not None and t >= own_lock and (not b.proxy or vr.lock_applies_to_proxy):
                     who = "代投改票" if b.proxy else "改票"
                     probs.append(Problem("change_in_lock_window",
-                                         f"关门前{vr.lock_minutes}分钟内（{_hm(lock)}起）不允许{who}，此次改票无效，原票（{_floor(cur)}）仍有效。"))
+                                         f"关门前{own_minutes}分钟内（{_hm(own_lock)}起）不允许{who}，此次改票无效，原票（{_floor(cur)}）仍有效。"))
+                if b.proxy and vr.proxy_change_request_minutes is not None and t is not None:
+                    need = closes - timedelta(minutes=vr.proxy_change_request_minutes)
+                    if b.requested_at is None and t > need:
+                        probs.append(Problem("change_in_lock_window",
+                                             f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）以前向导演请求；"
+                                             f"没有记录请求时间（[[proxy]] requested_at），按代投发帖时间{_hm(t)}判断，"
+                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
+                    elif b.requested_at is not None and b.requested_at > need:
+                        probs.append(Problem("proxy_request_late",
+                                             f"代投改票的请求于{_hm(b.requested_at)}，晚于关门前{vr.proxy_change_request_minutes}分钟"
+                                             f"（{_hm(need)}），此代投改票作废，原票（{_floor(cur)}）仍有效。"))
                 if changes.get(b.voter, 0) >= vr.max_changes:
                     done = last_change.get(b.voter)
                     where = f"已在{_floor(done)}改过票" if done else "已用完改票次数"
