@@ -6,13 +6,14 @@ same posts, the same flags. The engine does the arithmetic; this module only gat
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
 from engine.activity import DayActivity, activity_json, count_activity
-from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger
+from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.state import DayState, out_during, state_at
@@ -42,6 +43,7 @@ class DayAnalysis:
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
+        d["acceleration"] = self.acceleration.to_json()  # every progress-thread post and how it was read
         if self.election is not None:
             d["election"] = self.election.to_json()
         return d
@@ -95,10 +97,16 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
     return None
 
 
-def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[DayState, VoteCount, Election | None,
-                                                                           DayActivity, Acceleration, dict[str, list[Post]]]:
+def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
+             ejected_before: dict[str, int] | None = None, ejected: dict[str, datetime | None] | None = None
+             ) -> tuple[DayState, VoteCount, Election | None, DayActivity, Acceleration, dict[str, list[Post]]]:
     d = game.day(day)
     st = state_at(game, day)
+    gone = [p for p, n in (ejected_before or {}).items() if n < day and p in st.living]
+    if gone:  # sent off by a red card on an earlier day (红牌罚下)
+        st = dataclasses.replace(st, living=tuple(p for p in st.living if p not in gone), out=st.out + tuple(gone),
+                                 whistled=tuple(w for w in st.whistled if w not in gone),
+                                 priest=None if st.priest in gone else st.priest)
     mid = out_during(game, day)
     by_role = _posts_by_role(game, store, day)
     acc = acceleration(by_role.get("progress", []), ruleset=game.ruleset, day=d, state=st, out_at=mid, at=at)
@@ -106,7 +114,9 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[D
     revs = store.revisions(p.pid for p in vote_posts if p.edited)
     votes = count_votes(vote_posts, rules=game.ruleset, day=d, state=st, at=at, accelerated=acc.accelerated,
                         proxies=[p for p in game.proxies if p.day == day], revisions=revs,
-                        priest=priest_for(game, store, day) or "", out_at=mid)
+                        priest=priest_for(game, store, day) or "", out_at=mid,
+                        accelerated_since=acc.granted_at if acc.accelerated else None,
+                        ejected={p: (t if t is not None else d.closes) for p, t in (ejected or {}).items()})
     election = None
     if d.election_tid and game.ruleset.election.enabled:
         election = elect_priest(by_role.get("election", []), rules=game.ruleset, day=d, state=st, at=at)
@@ -115,22 +125,39 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[D
 
 
 def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, *, flags: bool = True) -> DayAnalysis:
-    """The whole of `day` as of `at` (default: the day's close)."""
+    """The whole of `day` as of `at` (default: the day's close).
+
+    Red cards are part of the count: a player whose first red comes on a day is counted per
+    `cards.red_resolves` that day (004: out of the count; M84: counted, then sent off) and is out
+    from the next day on."""
     d = game.day(day)
     history = []
     penalties: list[Penalty] = []
     entries: list[CardEntry] = []
+    manual = [entry_from_manual(c, game.ruleset) for c in game.cards]
+    flagged = accepted_flag_cards(store, game, day)
+    ejected_on: dict[str, int] = {}
     result = None
     for earlier in game.days:
         if earlier.number > day:
             break
         when = at if earlier.number == day else None
-        st, votes, election, act, acc, by_role = _one_day(game, store, earlier.number, when)
-        history.append(day_record(act, accelerated=acc.accelerated, voted=votes.replied,
-                                  whistled=st.whistled, excused=st.excused))
-        pens = lurking_penalties(history, ruleset=game.ruleset)
+        n = earlier.number
+        st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on)
+        rec = day_record(act, accelerated=acc.accelerated, voted=votes.replied, whistled=st.whistled,
+                         excused=st.excused)
+        pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
+        today = entries + entries_from_penalties(pens, at=None) + [e for e in manual + flagged if e.day <= n]
+        reds = red_moments(today, ruleset=game.ruleset, day=n)
+        reds = {p: t for p, t in reds.items() if p in st.living and (when is None or t is None or t <= when)}
+        if reds:
+            st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on,
+                                                              ejected=reds)
+        for p in reds:
+            ejected_on.setdefault(p, n)
+        history.append(rec)
         entries += entries_from_penalties(pens)
-        if earlier.number == day:
+        if n == day:
             penalties = pens
             result = (st, votes, election, act, acc, by_role)
     assert result is not None
@@ -139,8 +166,8 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     if flags:
         a.flags = day_flags(game, store, day, by_role)
-    entries += [entry_from_manual(c, game.ruleset) for c in game.cards if c.day <= day]
-    entries += accepted_flag_cards(store, game, day)
+    entries += [e for e in manual if e.day <= day]
+    entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
@@ -192,10 +219,13 @@ def accepted_flag_cards(store: Store, game: Game, day: int) -> list[CardEntry]:
                             "where state='accepted' and day<=?", [day]).fetchall()
     out = []
     for fid, dnum, pid, cat, card, note in rows:
-        post = store.db.execute("select author, floor from posts where pid=?", [pid]).fetchone()
+        post = store.db.execute("select author, floor, posted_at from posts where pid=?", [pid]).fetchone()
         if post is None or not card:
             continue
-        out.append(CardEntry(player=post[0], card=card, day=dnum, rule=game.ruleset.rule_for(cat),
-                             reason=note or cat, source="flag", pid=pid, floor=post[1]))
+        players = {normalize_name(p): p for p in game.players}
+        when = datetime.fromisoformat(post[2]) if post[2] else None
+        out.append(CardEntry(player=players.get(normalize_name(post[0]), post[0]), card=card, day=dnum,
+                             rule=game.ruleset.rule_for(cat), reason=note or cat, source="flag", pid=pid,
+                             floor=post[1], at=when))
     return out
 
