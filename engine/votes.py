@@ -247,6 +247,20 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
     return cast, notes
 
 
+def _unseen_edit(post: Post, revs: Sequence[tuple[datetime, str]], *, lock: datetime, closes: datetime,
+                 minutes: int) -> list[Problem]:
+    """A ballot whose post carries the forum's edit marker with a time inside the lock or after
+    close, when no earlier version was ever stored: the count stands on the words as they are now,
+    and the director is told that the original is unknown."""
+    at = post.edit.at if post.edit is not None else None
+    if at is None or len(revs) > 1 or at < lock:
+        return []
+    when = "关门后" if at > closes else f"关门前{minutes}分钟内"
+    return [Problem("edited_original_unknown",
+                    f"该楼于{_hm(at)}（{when}）被编辑，daoyan 没有见过编辑前的内容（原文未知），按现在的内容计，"
+                    "请导演核对编辑前是否是另一张票。")]
+
+
 def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
     abstain = p.target == rules.abstain_word
     return Ballot(voter=p.player, kind="abstain" if abstain else ("change" if p.change else "vote"),
@@ -317,6 +331,7 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                              directors=directors, lock=lock, closes=closes, at=at)
         if parsed is None:
             continue
+        notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
                    posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
                    is_change=parsed.is_change, author=parsed.author, reason=parsed.reason,
