@@ -12,11 +12,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
-from engine.activity import DayActivity, activity_json, count_activity
+from engine.activity import DayActivity, activity_json, count_activity, water_heavy
 from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
-from engine.state import DayState, out_during, state_at
+from engine.state import DayState, out_during, state_at, state_at_moment
 from engine.votes import VoteCount, count_votes
 from parsers.models import Post
 
@@ -40,16 +40,21 @@ class DayAnalysis:
     posts: dict[str, list[Post]] = field(default_factory=dict)
     history: list[Any] = field(default_factory=list)  # DayRecord of this day and the days before
     card_entries: list[CardEntry] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
         d["acceleration"] = self.acceleration.to_json()  # every progress-thread post and how it was read
+        d["readings"] = self.game.ruleset.readings()
+        d["warnings"] = list(self.warnings)
         if self.election is not None:
             d["election"] = self.election.to_json()
         return d
 
     def activity_json(self) -> dict[str, Any]:
-        return activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        d["readings"] = self.game.ruleset.readings()
+        return d
 
     def reminder(self) -> Any:
         from engine.remind import reminders
@@ -77,6 +82,8 @@ class DayAnalysis:
             "activity": self.activity_json(),
             "flags": self.flags,
             "cards": self.ledger.to_json() if self.ledger else None,
+            "readings": self.game.ruleset.readings(),
+            "warnings": list(self.warnings),
         }
 
 
@@ -165,7 +172,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     if flags:
-        a.flags = day_flags(game, store, day, by_role)
+        a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
     entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
@@ -178,8 +185,36 @@ def flag_id(pid: int | None, category: str) -> str:
     return f"{pid}-{category}"
 
 
-def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None) -> list[dict[str, Any]]:
-    """Speech and posting flags of the day's threads, each with its id and the director's decision."""
+def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
+    """The rule thread and the older days' threads: posts made while `day` was open are checked
+    with the day (004 违规判定 6(1): 讨论帖、投票帖、进程帖或规则帖; an older day's thread is still the game's)."""
+    d = game.day(day)
+    today = set(d.tids.values())
+    out: dict[str, list[Post]] = {}
+    tids: list[tuple[str, int]] = []
+    rules_tid = game.rules_tid
+    if rules_tid is None:
+        row = store.db.execute("select value from meta where key='rules_tid'").fetchone()
+        rules_tid = int(row[0]) if row and row[0] else None
+    if rules_tid:
+        tids.append(("rules", rules_tid))
+    for earlier in game.days:
+        if earlier.number < day:
+            tids += [(f"day{earlier.number}_{role}", tid) for role, tid in earlier.tids.items()]
+    for role, tid in tids:
+        if tid in today:
+            continue
+        posts = [p for p in store.posts(tid) if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
+        if posts:
+            out.setdefault(role, []).extend(posts)
+    return out
+
+
+def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None,
+              activity: DayActivity | None = None) -> list[dict[str, Any]]:
+    """Speech and posting flags of the day's threads (and of posts made that day in the rule thread
+    and older days' threads), each with its id and the director's decision. Who is out is judged at
+    each post's own moment."""
     from moderation.checker import get_checker
 
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
@@ -189,7 +224,18 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
     decisions = {r["flag_id"]: r for r in store.db["decisions"].rows}
     out: list[dict[str, Any]] = []
     seen: set[int] = set()
-    for role, posts in by_role.items():
+
+    def decided(j: dict[str, Any]) -> dict[str, Any]:
+        dec = decisions.get(j["id"])
+        j["state"] = dec["state"] if dec else "open"
+        j["note"] = dec["note"] if dec else None
+        j["card"] = dec["card"] if dec else None
+        return j
+
+    everything = dict(by_role)
+    for role, posts in _extra_threads(game, store, day).items():
+        everything[role] = posts
+    for role, posts in everything.items():
         for post in posts:
             if post.pid in seen:
                 continue
@@ -197,7 +243,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
             key = normalize_name(post.author)
             if key in directors or key not in players:
                 continue  # directors use red and big fonts by right; spectators are not in the game
-            st = state_at(game, day, post.posted_at) if post.posted_at else state_at(game, day)
+            st = state_at_moment(game, post.posted_at, day) if post.posted_at else state_at(game, day)
             name = players[key]
             dead = name in st.out
             whistled = name in st.whistled
@@ -205,11 +251,24 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                 j = f.to_json()
                 j.update(pid=post.pid, floor=post.floor, author=post.author, tid=post.tid, thread=role)
                 j["id"] = flag_id(post.pid, f.category)
-                dec = decisions.get(j["id"])
-                j["state"] = dec["state"] if dec else "open"
-                j["note"] = dec["note"] if dec else None
-                j["card"] = dec["card"] if dec else None
-                out.append(j)
+                out.append(decided(j))
+    threshold = game.ruleset.activity.water_flag_per_day
+    if threshold and activity is None:
+        activity = count_activity(by_role, ruleset=game.ruleset, day=game.day(day), state=state_at(game, day),
+                                  out_at=out_during(game, day))
+    if threshold and activity is not None:
+        have = {(f["pid"], f["category"]) for f in out}
+        for player, posts in water_heavy(activity, by_role, threshold=threshold).items():
+            first = posts[0]
+            if (first.pid, "water") in have:
+                continue
+            floors = "、".join(f"#{p.floor}" for p in posts[:12]) + ("…" if len(posts) > 12 else "")
+            j = {"category": "water", "rule": game.ruleset.rule_for("water"),
+                 "evidence": f"第{day}天纯水帖{len(posts)}帖（{floors}），达到大量无意义水帖的提示线{threshold}帖",
+                 "suggested_card": game.ruleset.suggested_card("water"), "pid": first.pid, "floor": first.floor,
+                 "author": first.author, "context": "", "span": [0, 0], "note": "per-day water threshold (activity.water_flag_per_day)",
+                 "tid": first.tid, "thread": "discussion", "id": flag_id(first.pid, "water")}
+            out.append(decided(j))
     return out
 
 

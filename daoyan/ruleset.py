@@ -47,6 +47,7 @@ class VoteRules:
     # a proxy change needs the player's request at least this long before close (`requested_at`); None: not checked
     proxy_change_request_minutes: int | None = None
     invalid_counts_as_voted: bool = True  # an uncorrected invalid ballot still answers the vote thread
+    abstain_reason_required: bool = True  # an abstention needs its reason line too (the format has both lines)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ class Weights:
 class ElectionRules:
     enabled: bool = False
     day: int = 1
+    # among those tied at the top: "first_to_reach_top" — who reached the top count first and kept it
+    # (a dip restarts the clock) | "first_ever" — who first held the top count at any moment
     winner: str = "first_to_reach_top"
 
 
@@ -106,6 +109,10 @@ class ActivityRules:
     count_in: tuple[str, ...] = ("discussion",)
     exclude_water: bool = False
     whistled_exempt_from_no_vote: bool = True
+    # an accelerated day inside a run of "连续N个讨论日": "skip" (neither counts nor breaks it) | "break"
+    accelerated_in_run: str = "skip"
+    # M84 违规判定 6(5) 大量无意义水帖: flag a player with at least this many water posts in a day (0: never)
+    water_flag_per_day: int = 0
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,8 @@ class LurkingRule:
     threshold: int = 0
     days: int = 1
     text: str = ""
+    exclude_water: bool | None = None  # water posts are "no post" for this rule; None: activity.exclude_water
+    note: str = ""  # another reading of the rule posts, shown beside the card (which one was followed)
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,7 @@ class WhistleRules:
     enabled: bool = False
     sounds: str = ""
     rule: str = ""
+    ballot_counts: bool = True  # a whistled player's ballot counts (flagged for the director) | is not counted
 
 
 @dataclass(frozen=True)
@@ -180,6 +190,39 @@ class Ruleset:
         """The full citation of the rule a speech category breaks in this game."""
         r = self.moderation.rules.get(category)
         return self.citation(r) if r else self.citation("违规判定")
+
+    def readings(self) -> list[dict[str, str]]:
+        """The readings this ruleset takes where the rule posts are open, for the output to show."""
+        v, a, act, el, w = self.vote, self.acceleration, self.activity, self.election, self.whistle
+        out = [
+            {"field": "acceleration.seconding", "reading": a.seconding,
+             "rule": "“+1”/“附议”回复申请：" + ("计为申请" if a.seconding == "request" else "不计")},
+            {"field": "vote.accelerated_voids", "reading": v.accelerated_voids,
+             "rule": "加速后作废" + ("加速生效之后的改票" if v.accelerated_voids == "after_granted" else "当天所有改票")},
+            {"field": "activity.accelerated_in_run", "reading": act.accelerated_in_run,
+             "rule": "“连续N个讨论日”中的加速日：" + ("跳过（不计入也不打断）" if act.accelerated_in_run == "skip" else "打断连续")},
+            {"field": "vote.abstain_reason_required", "reading": str(v.abstain_reason_required).lower(),
+             "rule": "弃权票" + ("也须写投票理由" if v.abstain_reason_required else "可以不写理由")},
+        ]
+        if el.enabled:
+            out.append({"field": "election.winner", "reading": el.winner,
+                        "rule": "最先获得投票数最多：" + ("达到并保持最高票最早者（中途掉票重新计时）"
+                                                 if el.winner == "first_to_reach_top" else "最早曾达到最高票者")})
+        if w.enabled:
+            out.append({"field": "whistle.ballot_counts", "reading": str(w.ballot_counts).lower(),
+                        "rule": "黑哨状态玩家的投票" + ("计入（提醒导演复核）" if w.ballot_counts else "不计")})
+            out.append({"field": "activity.whistled_exempt_from_no_vote",
+                        "reading": str(act.whistled_exempt_from_no_vote).lower(),
+                        "rule": "黑哨状态玩家未投票" + ("不判潜水" if act.whistled_exempt_from_no_vote else "照常判潜水")})
+        for lr in self.lurking:
+            if lr.kind == "posts_below":
+                water = act.exclude_water if lr.exclude_water is None else lr.exclude_water
+                out.append({"field": f"lurking {lr.rule} ({lr.text})", "reading": f"threshold {lr.threshold}, days {lr.days}",
+                            "rule": ("纯水帖不算发言" if water else "纯水帖也算发言"), "note": lr.note})
+        if act.water_flag_per_day:
+            out.append({"field": "activity.water_flag_per_day", "reading": str(act.water_flag_per_day),
+                        "rule": f"一天{act.water_flag_per_day}帖及以上纯水帖提示“大量无意义水帖”"})
+        return [{"note": "", **r} for r in out]
 
     def suggested_card(self, category: str) -> str:
         c = self.moderation.suggested_cards

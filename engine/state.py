@@ -87,3 +87,13 @@ def out_during(game: Game, day: int) -> dict[str, datetime]:
     d = game.day(day)
     return {ev.player: ev.at for ev in game.events
             if ev.kind == "out" and ev.player and ev.at is not None and d.opens < ev.at <= d.closes}
+
+
+def state_at_moment(game: Game, at: datetime, day: int) -> DayState:
+    """Who is in the game at `at`, whichever day's thread the post is in: the state of the last day
+    opened by then (a post in an older day's thread or in the rule thread is judged by the moment it
+    was made, so 诈尸 there is seen). Before the first day: `day`'s opening state."""
+    opened = [d for d in game.days if d.opens <= at]
+    if not opened:
+        return state_at(game, day)
+    return state_at(game, max(opened, key=lambda d: d.opens).number, at)

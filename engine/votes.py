@@ -396,6 +396,13 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
             if t > closes:
                 probs.append(Problem("after_close", f"投票已于{_hm(closes)}截止，此票发于{_hm(t)}，不计。"))
+        if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
+            if rules.whistle.ballot_counts:
+                probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"
+                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。"))
+            else:
+                probs.append(Problem("whistled_voter", f"{b.voter}处于黑哨状态，只能发出动物叫声或表情；"
+                                                        "按规则集（whistle.ballot_counts = false）此票不计。"))
         if not vr.dead_can_vote and not alive(b.voter, t):
             when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
             probs.append(Problem("voter_out", f"{b.voter}已{when}出局，不能投票，此票不计。"))

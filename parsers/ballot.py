@@ -212,9 +212,11 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
             hint = f"（最接近的玩家是“{near}”）" if near else ""
             problems.append(Problem("unknown_target",
                                     f"投票对象“{written}”不是本场玩家{hint}，投票对象有误的票无效，须重新发帖更正。"))
-    if rules.reason_required and not fmt and not reason and not (proxy and not rules.proxy_reason_required):
+    if rules.reason_required and not fmt and not reason and not (proxy and not rules.proxy_reason_required) \
+            and not (kind == "abstain" and not rules.abstain_reason_required):
         label = rules.change_reason_label if is_change else rules.reason_label
-        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……），此票无效，须重新发帖更正。"))
+        extra = "（弃权票也须写理由：规则集 abstain_reason_required = true）" if kind == "abstain" else ""
+        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……）{extra}，此票无效，须重新发帖更正。"))
     return ParsedBallot(voter=voter, kind=kind, target=target, reason=reason or None, author=post.author,
                         proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems))
 
