@@ -16,6 +16,7 @@ from engine.activity import DayActivity, activity_json, count_activity, water_he
 from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
+from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
 from engine.votes import VoteCount, count_votes
 from parsers.models import Post
@@ -171,6 +172,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
+    a.warnings = close_warnings(game, day, by_role)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -178,6 +180,21 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+def close_warnings(game: Game, day: int, by_role: dict[str, list[Post]]) -> list[dict[str, Any]]:
+    """A warning when the day's `closes` disagrees with the rule post's day length and with the
+    director's opening post (its 关门时间), naming what each says."""
+    d = game.day(day)
+    opening = ""
+    for role in ("discussion", "vote"):
+        first = next((p for p in by_role.get(role, []) if p.floor == 1), None)
+        if first is not None and opening_post_close(first.text, d.opens)[0] is not None:
+            opening = first.text
+            break
+    first_day = min(x.number for x in game.days)
+    c = check_close(d, game.ruleset.schedule, opening, first_day=first_day)
+    return [c.to_json()] if c.warn else []
 
 
 def flag_id(pid: int | None, category: str) -> str:

@@ -105,6 +105,16 @@ class AccelerationRules:
 
 
 @dataclass(frozen=True)
+class ScheduleRules:
+    """How long a discussion day lasts, per the rule post (for checking the game file's `closes`)."""
+
+    length_days: int = 0  # calendar days from opening to close, the opening day included (0: not checked)
+    weekend_extra_days: int = 0  # added when the day's span meets a Saturday or Sunday
+    first_day_extends: bool = True  # whether the first day is extended for a weekend too
+    rule: str = ""  # the sentence it rests on, for the warning
+
+
+@dataclass(frozen=True)
 class ActivityRules:
     count_in: tuple[str, ...] = ("discussion",)
     exclude_water: bool = False
@@ -181,6 +191,7 @@ class Ruleset:
     cards: CardRules = CardRules()
     whistle: WhistleRules = WhistleRules()
     moderation: ModerationRules = ModerationRules()
+    schedule: ScheduleRules = ScheduleRules()
 
     def citation(self, rule: str) -> str:
         """`违规判定 2(5)` → `M84 违规判定 2(5)`."""
@@ -247,7 +258,7 @@ def _build(cls: type, data: Any, where: str) -> Any:
             "vote": VoteRules, "weights": Weights, "election": ElectionRules,
             "acceleration": AccelerationRules, "activity": ActivityRules, "cards": CardRules,
             "whistle": WhistleRules, "moderation": ModerationRules, "evidence": EvidenceRules,
-            "font": FontRules,
+            "font": FontRules, "schedule": ScheduleRules,
         }.get(name) if dataclasses.is_dataclass(f.default) else None
         if sub is not None:
             kw[name] = _build(sub, value, f"{where}.{name}")

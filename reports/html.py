@@ -231,6 +231,7 @@ def _view(a: Mapping[str, Any]) -> dict[str, Any]:
         "red_resolves": clean(outcome.get("red_resolves")),
         "progress": _progress(activity.get("acceleration"), links, tz),
         "readings": _readings(a.get("readings")),
+        "warnings": [clean(w.get("message")) for w in _maps(a.get("warnings")) if clean(w.get("message"))],
         "accelerated": bool(activity.get("accelerated")),
         "tally": _tally_rows(tally, ballots, links, colours),
         "abstained": _names(votes.get("abstained")), "not_voted": _names(votes.get("not_voted")),
