@@ -10,11 +10,17 @@ posts are silent, so a director can predict them:
 - A change must point (reply and/or quote, per `change_reference`) at the voter's counted ballot
   or at the vote that ballot started from. The director's proxies (in-thread 【代投】 and the game
   file's `ProxyVote`) need no reference: the director's word is the reference.
-- When the day is accelerated every change of the day is void (004: 所有改票作废; M84 reads the
-  same, as the day's acceleration is known only as a whole).
+- When the day is accelerated, `accelerated_voids` says which changes are void: those posted from
+  the moment acceleration took effect (M84 执行加速时，所有人不可改票) or every change of the day
+  (004 进程加速后不允许改票，所有改票作废).
+- A red card during the day (`ejected`) counts per `cards.red_resolves`: after the vote (M84: the
+  ballot and the votes for the player stand) or before it (004: both leave the count from then).
+- A leader named by a `survives` event stays in: nobody is out (004 捍卫 / 尊贵).
 - An edit never moves a counted vote: the ballot is read from its first stored revision; a later
   revision with another target is flagged (`edited_after_lock` inside the lock or after close,
-  `edited_target` before). Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
+  `edited_target` before). Revisions are dated by the forum's edit marker where it has one; a post
+  whose marker falls inside the lock or after close and whose earlier words were never stored is
+  flagged `edited_original_unknown`. Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
   an edit that makes an invalid ballot valid is a typo fix and counts from when it was seen.
 - A player who goes out mid-day (`out_at`) takes their counted ballot with them, and ballots for
   them stop counting; their voters may vote again with a new vote post.
