@@ -288,6 +288,22 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
     for lr in rs.lurking:
         if lr.kind not in ("posts_below", "no_vote"):
             raise RulesetError(f"{where}: lurking kind {lr.kind!r} is not posts_below or no_vote")
+    choices = (("vote.accelerated_voids", rs.vote.accelerated_voids, ("after_granted", "whole_day")),
+               ("acceleration.seconding", rs.acceleration.seconding, ("request", "ignored")),
+               ("activity.accelerated_in_run", rs.activity.accelerated_in_run, ("skip", "break")),
+               ("election.winner", rs.election.winner, ("first_to_reach_top", "first_ever")),
+               ("cards.red_resolves", rs.cards.red_resolves, ("after_vote", "before_vote")))
+    for name, value, allowed in choices:
+        if value not in allowed:
+            raise RulesetError(f"{where}: {name} = {value!r}; expected one of {', '.join(allowed)}")
+    sch = rs.schedule
+    for name, value in (("length_days", sch.length_days), ("weekend_extra_days", sch.weekend_extra_days),
+                        ("activity.water_flag_per_day", rs.activity.water_flag_per_day)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 60:
+            raise RulesetError(f"{where}: {name} = {value!r}; expected a whole number from 0 to 60")
+    for name, value in (("vote.proxy_change_request_minutes", rs.vote.proxy_change_request_minutes),):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10080):
+            raise RulesetError(f"{where}: {name} = {value!r}; expected minutes (a whole number)")
     return rs
 
 

@@ -318,10 +318,14 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
     living = acc_g[2] if acc_g else living_at(end)
     source = "thread"
     g_at, g_pid, g_floor = (acc_g[0], acc_g[1].pid, acc_g[1].floor) if acc_g else (None, None, None)
-    override = day.accelerated if day.accelerated is not None else (True if state.accelerated_event else None)
+    event_at = state.accelerated_since if state.accelerated_since is not None and (at is None or state.accelerated_since <= at) else None
+    override = day.accelerated if day.accelerated is not None else (
+        True if state.accelerated_event or event_at is not None else None)
     if override is not None:
         source = "override"
-        if override and not accelerated:
+        if override and day.accelerated is None and event_at is not None:
+            g_at, g_pid, g_floor = event_at, None, None  # the director's event says when
+        elif override and not accelerated:
             g_at, g_pid, g_floor = day.opens, None, None
         accelerated = override
     if not accelerated:

@@ -24,6 +24,7 @@ class DayState:
     accelerated_event: bool  # an `accelerated` event is in force
     directors: tuple[str, ...] = ()  # the game's directors (their 【代投】 posts are proxy ballots)
     survives: tuple[tuple[str, str], ...] = ()  # (player, reason): stays in if leading the day's vote (004 捍卫 / 尊贵)
+    accelerated_since: datetime | None = None  # an `accelerated` event of this day with its own `at`
 
     def is_alive(self, name: str) -> bool:
         return name in self.living
@@ -52,10 +53,14 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
     priest: str | None = None
     accelerated = False
     survives: list[tuple[str, str]] = []
+    since: datetime | None = None
     for ev in sorted(game.events, key=lambda e: (e.day, e.at or datetime.min.replace(tzinfo=at.tzinfo))):
         if ev.kind == "survives":  # about the day's outcome, whenever in the day it was decided
             if ev.day == day and ev.player:
                 survives.append((ev.player, ev.reason or ""))
+            continue
+        if ev.kind == "accelerated" and ev.day == day and ev.at is not None:
+            since = ev.at  # in force from its moment: the count needs that moment, not only the opening state
             continue
         if not _in_force(game, ev.day, ev.at, day, at):
             continue
@@ -79,7 +84,8 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
     living = tuple(p for p in game.players if p not in out)
     return DayState(day=day, at=at, players=game.players, living=living, out=tuple(out), priest=priest,
                     whistled=tuple(w for w in whistled if w in living), excused=tuple(excused),
-                    accelerated_event=accelerated, directors=game.directors, survives=tuple(survives))
+                    accelerated_event=accelerated, directors=game.directors, survives=tuple(survives),
+                    accelerated_since=since)
 
 
 def out_during(game: Game, day: int) -> dict[str, datetime]:

@@ -374,3 +374,13 @@ def test_close_warning_names_the_rule_and_the_opening_post():
     assert not ok.warn and ok.post_time == datetime(2026, 12, 3, 22, tzinfo=TZ)
     assert not check_close(_day(2, "2026-12-01T10:00", "2026-12-02T22:00"), M84.schedule, "").warn
     assert opening_post_close("关门时间：2026-12-02 21:30", d.opens) == (datetime(2026, 12, 2, 21, 30, tzinfo=TZ), True)
+
+
+def test_an_accelerated_event_with_a_moment_voids_from_that_moment():
+    """M84 讨论日长短: 未出局角色减少到一定程度时，导演将自动执行加速 — the director's event says when."""
+    st = dataclasses.replace(state(), accelerated_since=t("1 15:00"))
+    a = acceleration([], ruleset=M84, day=DAY, state=st)
+    assert a.accelerated and a.source == "override" and a.granted_at == t("1 15:00")
+    c = count_votes(ACC_DAY, rules=M84, day=DAY, state=st, accelerated=a.accelerated, accelerated_since=a.granted_at)
+    assert ballot(c, 4).counted and not ballot(c, 5).counted
+    assert not acceleration([], ruleset=M84, day=DAY, state=st, at=t("1 14:00")).accelerated
