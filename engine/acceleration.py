@@ -132,7 +132,7 @@ READING_ZH = {REQUEST: "申请", OBJECTION: "反对", WITHDRAWAL: "撤回申请"
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|'[^']*'")
 _SENTENCE = re.compile(r"[^。.!?;\n…~]*[。.!?;\n…~]*")
 _CLAUSE = re.compile(r"[,、:]")
-_FILLER = re.compile(r"[我吧啊呀哦哈嘛啦了请快先就也还都再一下把和+1!！~～.。,，]+")
+_FILLER = re.compile(r"(?:赶紧|早点|快点|强烈|真的|直接|现在|今天)|[我吧啊呀哦哈嘛啦了请快先就也还都再一下把和点+1!！~～.。,，]+")
 
 
 def _is_question(clause: str, sentence: str, rules: AccelerationRules) -> bool:
@@ -154,7 +154,8 @@ def _clause_reading(clause: str, sentence: str, at: int, word: str, rules: Accel
         bare_clause, bare_prefix = bare_clause.replace(ex, ""), bare_prefix.replace(ex, "")
     if any(_norm(w) in bare_clause for w in rules.against_words):
         return OBJECTION
-    if any(n in bare_prefix for n in rules.negations) or suffix.startswith(("算了", "不要了", "免了", "就不")):
+    near = bare_prefix[-8:]  # a negation governs the words right before the keyword, not a whole clause
+    if any(n in near for n in rules.negations) or suffix.startswith(("算了", "不要了", "免了", "就不")):
         return OBJECTION
     if any(t in prefix for t in rules.third_party_words) or any(o and o in prefix for o in others):
         return MENTION
@@ -162,7 +163,7 @@ def _clause_reading(clause: str, sentence: str, at: int, word: str, rules: Accel
         return REQUEST
     if any(v in prefix for v in rules.request_verbs) or suffix.startswith("+1"):
         return REQUEST
-    if len(_FILLER.sub("", bare_prefix + suffix)) == 0:
+    if len(_FILLER.sub("", (bare_prefix + suffix).replace(word, ""))) == 0:
         return REQUEST  # "加速", "加速！", "我加速", "加速吧", "加速+1"
     return MENTION
 
