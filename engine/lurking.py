@@ -61,12 +61,15 @@ class Penalty:
     days: tuple[int, ...] = ()  # the days the card rests on
     counts: tuple[int, ...] = ()  # counted posts on those days
     threshold: int | None = None
+    note: str = ""  # the other reading of the rule posts, where the ruleset followed one (shown beside the card)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"player": self.player, "card": self.card, "rule": self.rule, "reason": self.reason,
                              "day": self.day, "kind": self.kind, "days": list(self.days), "counts": list(self.counts)}
         if self.threshold is not None:
             d["threshold"] = self.threshold
+        if self.note:
+            d["note"] = self.note
         return d
 
 
@@ -157,8 +160,6 @@ def lurking_penalties(history: Sequence[DayRecord], *, ruleset: Ruleset) -> list
                 gap = "（跳过加速日：activity.accelerated_in_run = skip）" if nums[-1] - nums[0] + 1 > len(nums) and skip else ""
                 reason = (f"连续{days}个未加速讨论日（第{dl}天{gap}）{where}发言分别为{cl}帖{water_note}，"
                           f"均不足{rule.threshold}帖")
-            if rule.note:
-                reason += f"（{rule.note}）"
             out.append(Penalty(player=player, card=rule.card, rule=cite, day=today.day, kind=rule.kind,
-                               days=nums, counts=counts, threshold=rule.threshold, reason=reason))
+                               days=nums, counts=counts, threshold=rule.threshold, reason=reason, note=rule.note))
     return out

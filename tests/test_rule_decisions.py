@@ -301,7 +301,7 @@ def test_004_no_post_follows_violations_and_water_is_no_post():
     act = _act(posts, R004, st=state(living=("饺子", "包子")))
     pens = lurking_penalties([day_record(act, accelerated=False, voted=("饺子", "包子"))], ruleset=R004)
     assert [(p.player, p.threshold) for p in pens] == [("饺子", 1)]
-    assert "没有发言" in pens[0].reason and "玩家须知 2" in pens[0].reason
+    assert "没有发言" in pens[0].reason and "玩家须知 2" in pens[0].note and pens[0].to_json()["note"] == pens[0].note
 
 
 def test_election_reading_when_the_leader_dips_and_returns():
