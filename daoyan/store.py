@@ -20,7 +20,7 @@ import sqlite_utils
 
 from parsers.models import Post, ThreadPage
 
-from .errors import StoreError
+from gamedef.errors import StoreError
 
 SCHEMA_VERSION = 2  # 2: edited_at holds an ISO time with its offset (1: the forum's raw text)
 

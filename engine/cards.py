@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Mapping, Sequence
 
-from daoyan.ruleset import Ruleset
+from gamedef.ruleset import Ruleset
 
 SOURCES = ("lurking", "flag", "manual")
 
@@ -220,6 +220,6 @@ def entries_from_penalties(penalties: Iterable[Any], at: datetime | None = None)
 
 
 def entry_from_manual(card: Any, ruleset: Ruleset) -> CardEntry:
-    """A `[[card]]` of the game file (`daoyan.gamefile.ManualCard`) as a ledger entry."""
+    """A `[[card]]` of the game file (`gamedef.gamefile.ManualCard`) as a ledger entry."""
     return CardEntry(player=card.player, card=card.card, day=card.day, rule=ruleset.citation(card.rule),
                      reason=card.reason, source="manual", pid=card.pid, at=getattr(card, "at", None))
