@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from daoyan.gamefile import Day
-from daoyan.ruleset import ScheduleRules
+from gamedef.gamefile import Day
+from gamedef.ruleset import ScheduleRules
 
 _CLOSE = re.compile(
     r"(?:关门|关帖|投票截止|截止)(?:时间)?\s*[为是:：∶︰]?\s*"

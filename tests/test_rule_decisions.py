@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from daoyan.gamefile import Day, ManualCard, ProxyVote
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import Day, ManualCard, ProxyVote
+from gamedef.ruleset import load_ruleset
 from daoyan.store import Store
 from engine.acceleration import acceleration, read_post
 from engine.activity import count_activity, water_heavy

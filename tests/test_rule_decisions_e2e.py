@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from daoyan.cli import cli
 from daoyan.demo.sample import GAME_FID
 from daoyan.demo.server import DemoForum
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 
 TZ = ZoneInfo("Asia/Shanghai")
