@@ -385,3 +385,19 @@ def test_an_accelerated_event_with_a_moment_voids_from_that_moment():
     c = count_votes(ACC_DAY, rules=M84, day=DAY, state=st, accelerated=a.accelerated, accelerated_since=a.granted_at)
     assert ballot(c, 4).counted and not ballot(c, 5).counted
     assert not acceleration([], ruleset=M84, day=DAY, state=st, at=t("1 14:00")).accelerated
+
+
+def test_a_post_in_an_older_days_thread_is_judged_at_its_own_moment(tmp_path: Path):
+    """004 违规判定 6(1): 禁止已出局角色在讨论帖、投票帖、进程帖或规则帖中发言 — out at night after day 1,
+    a post in day 1's thread during day 2 is 诈尸."""
+    from gamedef.gamefile import parse_game
+    from engine.state import state_at, state_at_moment
+
+    text = ('[forum]\nbase_url = "http://127.0.0.1:1/"\n[game]\nruleset = "004"\nplayers = ["饺子", "包子"]\n'
+            '[[day]]\nnumber = 1\ndiscussion_tid = 1\nvote_tid = 2\nopens = 2026-12-01T10:00:00\ncloses = 2026-12-01T22:00:00\n'
+            '[[day]]\nnumber = 2\ndiscussion_tid = 3\nvote_tid = 4\nopens = 2026-12-02T10:00:00\ncloses = 2026-12-02T22:00:00\n'
+            '[[event]]\nday = 2\nkind = "out"\nplayer = "包子"\nreason = "night"\n')
+    g = parse_game(text, tmp_path / "g.toml")
+    moment = datetime(2026, 12, 2, 12, tzinfo=g.timezone)
+    assert "包子" not in state_at(g, 1, moment).out  # the old way: day 1's state
+    assert "包子" in state_at_moment(g, moment, 1).out

@@ -41,8 +41,11 @@ def C_(target: str) -> str:
     return f"改票对象：{target}<br />改票理由：想换"
 
 
-def game_text(base: str, ruleset: str, tids: dict[str, int], extra: str = "") -> str:
-    players = ", ".join(f'"{p}"' for p in (A, B, C, D, E, F))
+G = "谷雨"  # out before the 004 day: posts in the rule thread are 诈尸
+
+
+def game_text(base: str, ruleset: str, tids: dict[str, int], extra: str = "", more: tuple[str, ...] = ()) -> str:
+    players = ", ".join(f'"{p}"' for p in (A, B, C, D, E, F, *more))
     return (f'[forum]\nbase_url = "{base}"\napi = "never"\n\n[game]\nruleset = "{ruleset}"\ntimezone = "Asia/Shanghai"\n'
             f'players = [{players}]\ndirectors = ["{DIRECTOR}"]\nrules_tid = 11\n\n[[day]]\nnumber = 1\n'
             f'discussion_tid = {tids["discussion"]}\nvote_tid = {tids["vote"]}\nprogress_tid = {tids["progress"]}\n'
@@ -89,11 +92,13 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for who, target, when in ((B, A, "1 11:00"), (C, A, "1 11:10"), (D, A, "1 11:20"), (E, B, "1 11:30"),
                                   (F, B, "1 11:40"), (A, E, "1 11:50")):
             forum.add_post(f["vote"], who, V(target), at(when))
+        forum.add_post(11, G, "我觉得规则里捍卫写得不清楚", at("1 12:00"))  # the rule thread (tid 11)
         extra = ('\n[[event]]\nday = 1\nkind = "survives"\nplayer = "青梅"\nreason = "捍卫"\n'
+                 '\n[[event]]\nday = 1\nkind = "out"\nplayer = "谷雨"\nreason = "night"\n'
                  '\n[[card]]\nday = 1\nplayer = "竹马"\ncard = "red"\nrule = "违规判定 2(1)"\nreason = "侮辱"\n'
                  'at = 2026-12-01T15:00:00\n')
         paths["004"] = out / "004.toml"
-        paths["004"].write_text(game_text(forum.base_url, "004", f, extra), "utf-8")
+        paths["004"].write_text(game_text(forum.base_url, "004", f, extra, more=(G,)), "utf-8")
         scan_game(load_game(paths["004"]))
     return paths
 
@@ -140,3 +145,10 @@ def test_004_survivor_and_red_card_before_the_vote(games: dict[str, Path], tmp_p
     assert r.exit_code == 0, r.output
     bb = (tmp_path / "day1.bbcode.txt").read_text("utf-8")
     assert f"{A}[/b][/color] 出局" not in bb and "因捍卫不出局" in bb and "红牌罚下" in bb
+
+
+def test_004_dead_post_in_the_rule_thread_is_flagged(games: dict[str, Path]) -> None:
+    """004 违规判定 6(1): 禁止已出局角色在讨论帖、投票帖、进程帖或规则帖中发言."""
+    flags = run("check", str(games["004"]), "--day", "1")["flags"]
+    dead = [f for f in flags if f["category"] == "dead_post"]
+    assert [(f["author"], f["tid"], f["thread"]) for f in dead] == [(G, 11, "rules")]
