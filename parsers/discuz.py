@@ -121,6 +121,11 @@ def _reply_header(node: Node) -> ReplyRef | None:
     return ReplyRef(pid=int(m.group(1)) if m else None, floor=int(fm.group(1)) if fm else None, author=name or None)
 
 
+def _is_mention(href: str, node: Node) -> bool:
+    """Discuz's @名字 (a link to the member's space whose text starts with @): a name, not a pasted link."""
+    return "mod=space" in href and node.text().lstrip().startswith(("@", "＠"))
+
+
 def _is_smilie(img: Node) -> bool:
     src = _attr(img, "src")
     return "smilieid" in img.attributes or "/smiley/" in src or "static/image/smiley" in src
@@ -176,8 +181,9 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
                 s = _style_value(style, "font-size")
                 if s:
                     out.sizes.append(s)
-            if tag == "a" and (attrs.get("href") or "").strip():
-                out.links.append(htmllib.unescape(attrs["href"].strip()))
+            href = (attrs.get("href") or "").strip() if tag == "a" else ""
+            if href and not _is_mention(href, child):
+                out.links.append(htmllib.unescape(href))
             block = tag in _BLOCK
             if block:
                 out.newline()

@@ -401,3 +401,18 @@ def test_a_post_in_an_older_days_thread_is_judged_at_its_own_moment(tmp_path: Pa
     moment = datetime(2026, 12, 2, 12, tzinfo=g.timezone)
     assert "包子" not in state_at(g, 1, moment).out  # the old way: day 1's state
     assert "包子" in state_at_moment(g, moment, 1).out
+
+
+def test_an_at_mention_is_a_name_not_a_pasted_link():
+    """Discuz renders @名字 as a link to the member's space: the ballot reads the name, and 贴证
+    (M84 违规判定 1(3), 004 违规判定 7(1) 网址) does not see a pasted link."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from parsers.discuz import parse_message
+
+    html = ('<div>投票对象：<a href="home.php?mod=space&amp;username=%E5%8C%85%E5%AD%90" target="_blank" '
+            'class="xi2">@包子</a><br />投票理由：看 <a href="http://example.com/x">http://example.com/x</a></div>')
+    m = parse_message(LexborHTMLParser(html).css_first("div"))
+    assert m.links == ["http://example.com/x"]
+    post = dataclasses.replace(P(2, "饺子", "", "1 11:00"), text=m.text())
+    assert parse_ballot(post, M84.vote, PLAYERS, ()).target == "包子"
