@@ -30,6 +30,7 @@ posts are silent, so a director can predict them:
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
@@ -253,6 +254,29 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
     return cast, notes
 
 
+_REQUESTED = re.compile(r"(?:(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*[日号]?\s*)?(\d{1,2})\s*[:：点]\s*(\d{2})?\s*分?\s*"
+                        r"(?:时|的时候)?\s*(?:委托|请求|联系|私聊|申请|要求)")
+
+
+def stated_request(text: str, posted_at: datetime | None) -> datetime | None:
+    """When a director's 【代投】 post says the player asked (`（20:30委托）`, `12月2日20:30联系导演`):
+    that moment in the post's zone, on the post's date unless it names one (004 玩家须知 9)."""
+    if posted_at is None:
+        return None
+    m = _REQUESTED.search(text[:200])
+    if m is None:
+        return None
+    mo, d, h, mi = m.groups()
+    try:
+        when = posted_at.replace(month=int(mo) if mo else posted_at.month, day=int(d) if d else posted_at.day,
+                                 hour=int(h), minute=int(mi or 0), second=0, microsecond=0)
+    except ValueError:
+        return None
+    if when > posted_at and not mo:
+        when -= timedelta(days=1)  # a time later than the post itself was the evening before
+    return when
+
+
 def _unseen_edit(post: Post, revs: Sequence[tuple[datetime, str]], *, lock: datetime, closes: datetime,
                  minutes: int) -> list[Problem]:
     """A ballot whose post carries the forum's edit marker with a time inside the lock or after
@@ -341,7 +365,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
                    posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
                    is_change=parsed.is_change, author=parsed.author, reason=parsed.reason,
-                   written_target=parsed.written_target)
+                   written_target=parsed.written_target,
+                   requested_at=stated_request(post.text, post.posted_at) if parsed.proxy else None)
         items.append((b, post))
     for p in proxies:
         if p.day == day.number and (horizon is None or p.at <= horizon):

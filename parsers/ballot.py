@@ -143,7 +143,7 @@ def _proxy_voter(text: str, rules: VoteRules) -> tuple[str, str] | None:
     m = _any_label_re(rules).search(rest)
     head = rest[: m.start()] if m else rest
     line = head.strip().splitlines()[0] if head.strip() else ""
-    name = line.strip().split()[0] if line.strip() else ""
+    name = re.split(r"[\s（(\[【]", line.strip(), maxsplit=1)[0] if line.strip() else ""
     return name.strip(_TRIM), rest
 
 

@@ -416,3 +416,13 @@ def test_an_at_mention_is_a_name_not_a_pasted_link():
     assert m.links == ["http://example.com/x"]
     post = dataclasses.replace(P(2, "饺子", "", "1 11:00"), text=m.text())
     assert parse_ballot(post, M84.vote, PLAYERS, ()).target == "包子"
+
+
+@pytest.mark.parametrize("head, counted", [("【代投】饺子（20:30委托）", True), ("【代投】饺子（21:10委托）", False)])
+def test_004_in_thread_proxy_change_states_when_the_player_asked(head, counted):
+    """004 玩家须知 9: 如需代投改票，需在投票截止前1个小时，联系导演代投 — read from the 【代投】 post itself."""
+    post = P(4, "导演A", head + "\n" + C("馄饨"), "2 21:20")
+    c = count_votes(ACC_DAY[:2] + [post], rules=R004, day=DAY, state=state())
+    b = ballot(c, 4)
+    assert b.proxy and b.voter == "饺子" and b.counted is counted
+    assert counted or "proxy_request_late" in b.codes
