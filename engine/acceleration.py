@@ -169,6 +169,8 @@ def _clause_reading(clause: str, sentence: str, at: int, word: str, rules: Accel
     return MENTION
 
 
+_READ_CHARS = 2000
+_MAX_HITS = 24  # keywords read per kind in one post
 _STRENGTH = {REQUEST: 3, OBJECTION: 3, WITHDRAWAL: 3, QUESTION: 2, MENTION: 1}
 
 
@@ -178,6 +180,7 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
     count resolves what it seconds). The last decisive clause of the post is its stance: a
     request or objection outweighs a question, which outweighs a mere mention (a word inside
     quotation marks is someone else's words: a mention)."""
+    text = text[:_READ_CHARS]  # a request is a short post; a hostile wall of 加速 must not cost quadratic time
     norm = unicodedata.normalize("NFKC", text).casefold()
     flat = _norm(text)
     if flat:
@@ -195,6 +198,7 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
         if not words:
             continue
         pattern = re.compile("|".join(re.escape(w) for w in words))
+        hits = 0
         for sm in _SENTENCE.finditer(norm):
             sentence = sm.group(0)
             if not sentence.strip():
@@ -205,6 +209,9 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
                 pos = start + len(part)
                 clause_raw = part
                 for m in pattern.finditer(clause_raw):
+                    hits += 1
+                    if hits > _MAX_HITS:
+                        break
                     after = clause_raw[m.end():m.end() + 1]
                     if after and after in rules.not_keyword_after:
                         continue
@@ -259,6 +266,7 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
     seen: list[ProgressRequest] = []
     readings: list[ProgressRequest] = []
     by_pid: dict[int, dict[str, str]] = {}
+    floor_of: dict[int, int] = {}
     last_request: list[tuple[str, Post]] = []  # (kind, post) of every request read so far, in order
     order = sorted(progress_posts, key=lambda p: (p.posted_at is None, p.posted_at or day.opens, p.floor))
     for post in order:
@@ -268,13 +276,14 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
             refs = ([post.reply_to.pid] if post.reply_to and post.reply_to.pid else []) + [q.pid for q in post.quotes if q.pid]
             target = next(((k, pid) for pid in refs for k, r in by_pid.get(pid, {}).items() if r == REQUEST), None)
             if target is None and not refs:
-                prior = [(k, p) for k, p in last_request if normalize_name(p.author) != normalize_name(post.author)]
-                target = (prior[-1][0], prior[-1][1].pid) if prior else None
+                me = normalize_name(post.author)
+                prior = next(((k, p) for k, p in reversed(last_request) if normalize_name(p.author) != me), None)
+                target = (prior[0], prior[1].pid) if prior else None
             if target is None:
                 read, note = {}, "附议，但找不到所附议的申请"
             else:
                 kind, pid = target
-                fl = next((p.floor for _, p in last_request if p.pid == pid), None)
+                fl = floor_of.get(pid)
                 what = "加速" if kind == ACCELERATE else "延时"
                 if rules.seconding == "request":
                     read, note = {kind: SECOND}, f"附议第{fl}楼的{what}申请，按规则集（seconding = request）计为申请"
@@ -285,6 +294,7 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
             read = {k: WITHDRAWAL for k in mine}
             note = "撤回此前的申请" if mine else "撤回申请，但此前没有计入的申请"
         by_pid[post.pid] = read
+        floor_of[post.pid] = post.floor
         st = {k: r in (REQUEST, SECOND) for k, r in read.items() if r in (REQUEST, SECOND, OBJECTION, WITHDRAWAL)}
         key, t = normalize_name(post.author), post.posted_at
         why = left_out(key, t, roster=roster, gone=gone, left=left, opens=day.opens, deadline=cutoff,
