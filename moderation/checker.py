@@ -120,6 +120,19 @@ class _Engine:
                 self.anchors.append(anchors)
                 self.needs.append(literal_of)
         self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
+        # the dense view's automaton: every term, word, Latin spelling and allowed word that the
+        # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
+        dkeys: list[str] = []
+        self.dterms: list[tuple] = []
+        self.dallowed: list[bool] = []
+        for k, terms, allowed in zip(keys, self.terms, self.allowed):
+            if ((any(e[0] != "sound" for e in terms) or allowed) and len(k) >= 2 and not any(c.isdigit() for c in k)
+                    and normalize.dense(k).text == k):
+                dkeys.append(k)
+                self.dterms.append(terms)
+                self.dallowed.append(allowed)
+        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.DFA)
+                                if dkeys else None)
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
@@ -185,6 +198,14 @@ UNION_SETS = 8  # distinct pattern sets a category's unions are compiled for
 @lru_cache(maxsize=1)
 def _engine() -> _Engine:
     return _Engine(load_lexicon())
+
+
+def _lower_case(v: Views, fs: int, fe: int) -> bool:
+    """Whether the player wrote a folded span without capitals: two letters in upper case are
+    an abbreviation (XP, HD, CN), in lower case a spelling (nc, zz)."""
+    s, e = v.span_from_folded(fs, fe)
+    written = v.original[s:e]
+    return written == written.lower()
 
 
 def _line(text: str, start: int, end: int) -> tuple[int, int]:
@@ -294,9 +315,70 @@ class Checker:
             needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
             if anchors or needs:
                 self._pattern_hits(v, lines, anchors, needs, out)
+        if eng.dense_automaton is not None:
+            d = normalize.dense(v.folded.text)
+            if d.gaps.at or d.doubles.at:
+                dfound = eng.dense_automaton.find_matches_as_indexes(d.text, overlapping=True)
+                if dfound:
+                    self._dense_hits(v, d, dfound, out)
         if self._raw_prefilters:
             self._raw_hits(v, out)
         return out.hits
+
+    def _dense_hits(self, v: Views, d: "normalize.Dense", found: list, out: "_Hits") -> None:
+        """Terms found only in the dense view: across a separator or a doubling (傻，逼 /
+        傻😂逼 / 傻傻逼逼). A skipped run holding sentence punctuation must leave the term
+        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not)."""
+        eng = self.engine
+        f_text = v.folded.text
+        f_len = len(f_text)
+        dt, da = eng.dterms, eng.dallowed
+        allows = sorted((s, e) for i, s, e in found if da[i])
+        allow_starts = [c for c, _ in allows]
+        reach = max((e - s for s, e in allows), default=0)
+        dlines = _Lines(d.text)
+        for i, start, end in found:
+            entries = dt[i]
+            if not entries:
+                continue
+            fs, fe = d.span_to_folded(start, end)
+            if fe - fs == end - start:
+                continue  # nothing skipped inside: the squeezed scan has seen it
+            if allows:
+                lo = bisect.bisect_left(allow_starts, start - reach)
+                hi = bisect.bisect_left(allow_starts, end)
+                if lo < hi and any(b > start and (a < start or b > end) for a, b in allows[lo:hi]):
+                    continue
+            letters = sum(c.isalpha() for c in f_text[fs:fe])
+            if letters != end - start and letters < 2 * (end - start):
+                continue  # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼
+            if any(c in normalize.CLAUSE for c in f_text[fs:fe]):
+                apart_before = fs == 0 or not f_text[fs - 1].isalpha()
+                apart_after = fe >= f_len or not f_text[fe].isalpha()
+                if not (apart_before or apart_after):
+                    continue
+            span = None
+            whole: bool | None = None
+            for kind, cat, term in entries:
+                if kind == "sound":
+                    continue  # a homophone across a separator is too far from what was written
+                if kind == "latin" or kind == "latin2":
+                    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
+                        continue
+                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                        continue
+                elif kind == "term":
+                    if end - start <= 2 and self.engine.segmenter.split_apart(d.text, start, end):
+                        continue
+                elif kind == "word":
+                    if whole is None:
+                        whole = self.engine.segmenter.is_word(d.text, start, end)
+                    if not whole:
+                        continue
+                if span is None:
+                    span = v.span_from_folded(fs, fe)
+                    ls, le = dlines.around(start)
+                out.add(cat, span, term, -(1 << 40) - ls, d.text[ls:le])
 
     def _term_hits(self, v: Views, lines: "_Lines", terms: list, allows: list[tuple[int, int]],
                    out: "_Hits") -> None:
@@ -317,10 +399,16 @@ class Checker:
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
-                if kind == "latin":
+                if kind == "latin" or kind == "latin2":
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                elif kind == "word":
+                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                        continue
+                elif kind == "term":
+                    # a short term cut through at both ends is a piece of two words (输入|你的: 入你)
+                    if end - start <= 2 and self.engine.segmenter.split_apart(f_text, fs, fe):
+                        continue
+                elif kind == "word" or kind == "sound":
                     if whole is None:
                         whole = self.engine.segmenter.is_word(f_text, fs, fe)
                     if not whole:
