@@ -63,75 +63,22 @@ class _Engine:
         normalize.warm()
         self.shortcuts = shortcuts
         self.lexicon = lexicon
-        grouped: dict[str, list[tuple[str, str, str]]] = {}
-        entries, literals = _derived(lexicon)
-        for k, kind, cat, term in entries:
-            grouped.setdefault(k, []).append((kind, cat, term))
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
-        # a pattern with literals one of which every match contains is searched only on lines
-        # where the automaton saw one (the literals as written: patterns read the squeezed view)
-        self.always: dict[str, tuple[int, ...]] = {}
-        needs: dict[str, list[tuple[str, int]]] = {}
-        for cat, lits in literals.items():
-            self.always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
-            for i, lit in enumerate(lits):
-                for s in lit or ():
-                    needs.setdefault(s, []).append((cat, i))
-        # a category whose every pattern has required literals is looked at only where one of
-        # them was seen: its anchors are then checked on those lines alone, by one regex, and
-        # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
-        anchor_keys: dict[str, list[str]] = {}
-        for k, kind, cat, _ in entries:
-            if kind == "anchor" and cat in self.patterns and k:
-                anchor_keys.setdefault(cat, []).append(k)
+        t = _tables(lexicon, shortcuts)
+        self.always = t["always"]
         self.gated: dict[str, re.Pattern[str]] = {
-            cat: re.compile("|".join(map(re.escape, sorted(set(ks), key=len, reverse=True))))
-            for cat, ks in anchor_keys.items() if shortcuts and not self.always[cat]}
-        # a pattern every literal of which holds an anchor proves the anchor by being seen
-        self.implied: dict[str, frozenset[int]] = {
-            cat: frozenset(i for i, lit in enumerate(literals[cat])
-                           if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
-            for cat in self.gated}
+            cat: re.compile("|".join(map(re.escape, ks))) for cat, ks in t["gated"].items()}
+        self.implied: dict[str, frozenset[int]] = t["implied"]
         self._unions: dict[tuple[str, tuple[int, ...] | None], re.Pattern[str] | None] = {}
         self._union_sets: dict[str, int] = {}
-        # one automaton over every key; per key index, sorted out once: its term entries,
-        # whether it is an allowed word, the categories whose patterns it anchors and the
-        # patterns whose literal it is
-        keys: list[str] = []
-        self.terms: list[tuple] = []
-        self.allowed: list[bool] = []
-        self.anchors: list[tuple[str, ...]] = []
-        self.needs: list[tuple[tuple[str, frozenset[int]], ...]] = []
-        for k in dict.fromkeys([*grouped, *needs]):
-            lst = list(dict.fromkeys(grouped.get(k, ())))
-            terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
-            anchors = tuple(dict.fromkeys(c for kind, c, _ in lst
-                                          if kind == "anchor" and c in self.patterns and c not in self.gated))
-            allowed = any(kind == "allow" for kind, _, _ in lst)
-            by_category: dict[str, set[int]] = {}
-            for cat, i in needs.get(k, ()):
-                by_category.setdefault(cat, set()).add(i)
-            literal_of = tuple((cat, frozenset(ix)) for cat, ix in by_category.items())
-            if terms or allowed or anchors or literal_of:
-                keys.append(k)
-                self.terms.append(terms)
-                self.allowed.append(allowed)
-                self.anchors.append(anchors)
-                self.needs.append(literal_of)
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
+        keys = t["keys"]
+        self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
+        dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
+        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
-        dkeys: list[str] = []
-        self.dterms: list[tuple] = []
-        self.dallowed: list[bool] = []
-        for k, terms, allowed in zip(keys, self.terms, self.allowed):
-            if ((any(e[0] != "sound" for e in terms) or allowed) and len(k) >= 2 and not any(c.isdigit() for c in k)
-                    and normalize.dense(k).text == k):
-                dkeys.append(k)
-                self.dterms.append(terms)
-                self.dallowed.append(allowed)
-        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.DFA)
+        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.ContiguousNFA)
                                 if dkeys else None)
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
@@ -158,14 +105,90 @@ class _Engine:
         return self._unions[key]
 
 
-def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
-    """The automaton's entries, and each category's patterns' required literals."""
+def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+    """What the engine needs per automaton key, as plain data (kept by startup_cache)."""
+    entries, literals, dense_keys = _derived(lexicon)
+    grouped: dict[str, list[tuple[str, str, str]]] = {}
+    for k, kind, cat, term in entries:
+        grouped.setdefault(k, []).append((kind, cat, term))
+    with_patterns = {c for c, lx in lexicon.categories.items() if lx.patterns}
+    # a pattern with literals one of which every match contains is searched only on lines
+    # where the automaton saw one (the literals as written: patterns read the squeezed view)
+    always: dict[str, tuple[int, ...]] = {}
+    need_of: dict[str, list[tuple[str, int]]] = {}
+    for cat, lits in literals.items():
+        always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
+        for i, lit in enumerate(lits):
+            for s in lit or ():
+                need_of.setdefault(s, []).append((cat, i))
+    # a category whose every pattern has required literals is looked at only where one of
+    # them was seen: its anchors are then checked on those lines alone, by one regex, and
+    # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
+    anchor_keys: dict[str, list[str]] = {}
+    for k, kind, cat, _ in entries:
+        if kind == "anchor" and cat in with_patterns and k:
+            anchor_keys.setdefault(cat, []).append(k)
+    gated = {cat: sorted(set(ks), key=len, reverse=True)
+             for cat, ks in anchor_keys.items() if shortcuts and not always[cat]}
+    # a pattern every literal of which holds an anchor proves the anchor by being seen
+    implied = {cat: frozenset(i for i, lit in enumerate(literals[cat])
+                              if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
+               for cat in gated}
+    # one automaton over every key; per key index, sorted out once: its term entries,
+    # whether it is an allowed word, the categories whose patterns it anchors and the
+    # patterns whose literal it is
+    keys: list[str] = []
+    terms: list[tuple] = []
+    allowed: list[bool] = []
+    anchors: list[tuple[str, ...]] = []
+    needs: list[tuple] = []
+    for k in dict.fromkeys([*grouped, *need_of]):
+        lst = list(dict.fromkeys(grouped.get(k, ())))
+        ts = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
+        an = tuple(dict.fromkeys(c for kind, c, _ in lst
+                                 if kind == "anchor" and c in with_patterns and c not in gated))
+        al = any(kind == "allow" for kind, _, _ in lst)
+        by_category: dict[str, set[int]] = {}
+        for cat, i in need_of.get(k, ()):
+            by_category.setdefault(cat, set()).add(i)
+        literal_of = tuple((cat, frozenset(ix)) for cat, ix in by_category.items())
+        if ts or al or an or literal_of:
+            keys.append(k)
+            terms.append(ts)
+            allowed.append(al)
+            anchors.append(an)
+            needs.append(literal_of)
+    dense_ok = set(dense_keys)
+    dkeys: list[str] = []
+    dterms: list[tuple] = []
+    dallowed: list[bool] = []
+    for k, ts, al in zip(keys, terms, allowed):
+        if (any(e[0] != "sound" for e in ts) or al) and k in dense_ok:
+            dkeys.append(k)
+            dterms.append(ts)
+            dallowed.append(al)
+    return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
+            "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
+            "dallowed": dallowed}
+
+
+def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+    return cached("engine", lambda: _build_tables(lexicon, shortcuts),
+                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
+
+
+def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
+    """The automaton's entries, each category's patterns' required literals, and the keys the
+    dense view can hold as they are (two letters or more, no digit, no doubled hanzi)."""
     literals = {c: [required_literals(p.regex) for p in lx.patterns]
                 for c, lx in lexicon.categories.items() if lx.patterns}
-    return lexicon.entries(), literals
+    entries = lexicon.entries()
+    keys = dict.fromkeys(e[0] for e in entries)
+    dense_keys = [k for k in keys if len(k) >= 2 and not any(c.isdigit() for c in k) and normalize.dense(k).text == k]
+    return entries, literals, dense_keys
 
 
-def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
+def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
     """`_derive`, kept between runs (startup_cache) under a digest of everything it reads."""
     return cached("lexicon", lambda: _derive(lexicon), extra=_lexicon_digest(lexicon))
 
@@ -269,6 +292,8 @@ class Checker:
         if self.links_forbidden:
             self._raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
             self._raw_prefilters.append(_LINK)
+        # a raw pattern with required literals runs only on the lines that hold one of them
+        self._raw_literals = [required_literals(p.regex) for p in self._raw]
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -317,7 +342,7 @@ class Checker:
                 self._pattern_hits(v, lines, anchors, needs, out)
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
-            if d.gaps.at or d.doubles.at:
+            if d.changed:
                 dfound = eng.dense_automaton.find_matches_as_indexes(d.text, overlapping=True)
                 if dfound:
                     self._dense_hits(v, d, dfound, out)
@@ -481,7 +506,10 @@ class Checker:
         for prefilter in self._raw_prefilters:
             found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
         for ls, le in sorted(found):
-            for p in self._raw:
+            line = f_text[ls:le]
+            for p, lits in zip(self._raw, self._raw_literals):
+                if lits is not None and not any(lit in line for lit in lits):
+                    continue
                 m = p.regex.search(f_text, ls, le)
                 if m is None or m.end() == m.start():
                     continue
@@ -520,7 +548,7 @@ class Checker:
             return []
         first: dict[str, Hit] = {}
         more: dict[str, int] = {}
-        for h in sorted(hits, key=lambda h: (h.start, -h.end)):
+        for h in sorted(hits, key=lambda h: (h.start, -h.end, h.category)):
             if h.category in first:
                 more[h.category] = more.get(h.category, 0) + 1
             else:

@@ -292,10 +292,58 @@ CLAUSE = frozenset("，。！？；：,.!?;:…")
 
 @lru_cache(maxsize=1)
 def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """A run of non-letters (one character class: `re` skips straight to the next one), and a
+    run of one hanzi doubled."""
     return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fff])\1+")
 
 
+class Dense(NamedTuple):
+    """The folded view with every run of at most GAP non-letters between two letters removed
+    (any punctuation, space, symbol, emoji, bracket; digits only next to a hanzi: 2b and mp3
+    keep theirs) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms are matched
+    here too, so that a separator or a doubling inside a term does not hide it; patterns never
+    read it (it joins clauses)."""
+
+    text: str
+    gaps: Squeezed
+    doubles: Squeezed
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.gaps.at or self.doubles.at)
+
+    def to_folded(self, i: int) -> int:
+        return self.gaps.to_source(self.doubles.to_source(i))
+
+    def span_to_folded(self, start: int, end: int) -> tuple[int, int]:
+        """A dense span as a folded span: its last character's whole run of doubles kept."""
+        fs = self.gaps.to_source(self.doubles.to_source(start))
+        ie = self.doubles.to_source(end) if end < len(self.text) else self.doubles.source_length
+        return fs, self.gaps.to_source(ie - 1) + 1
+
+
+def dense(folded: str) -> Dense:
+    gap_re, double_re = _dense_regexes()
+    n = len(folded)
+    cuts = []
+    for m in gap_re.finditer(folded):
+        s, e = m.span()
+        if e - s > GAP or s == 0 or e == n:
+            continue
+        a, b = folded[s - 1], folded[e]
+        if not (a.isalpha() and b.isalpha()):
+            continue
+        if a < "\u2e80" and b < "\u2e80" and any(c.isdecimal() for c in m.group()):
+            continue  # digits between Latin letters are part of the word (2b, mp3)
+        cuts.append((s, e, ""))
+    gaps = _cut(folded, cuts)
+    t = gaps.text
+    doubles = _cut(t, [(m.start() + 1, m.end(), "") for m in double_re.finditer(t)])
+    return Dense(doubles.text, gaps, doubles)
+
+
 def _cut(text: str, cuts: list[tuple[int, int, str]]) -> Squeezed:
+    """`text` with each (start, end) replaced by its keep, and the map back (as squeeze's)."""
     if not cuts:
         return Squeezed(text, (), (), len(text))
     pieces: list[str] = []
@@ -312,43 +360,3 @@ def _cut(text: str, cuts: list[tuple[int, int, str]]) -> Squeezed:
         last = end
     pieces.append(text[last:])
     return Squeezed("".join(pieces), tuple(at), tuple(shift), len(text))
-
-
-class Dense(NamedTuple):
-    """The folded view with every short run of non-letters between two letters removed (any
-    punctuation, space, symbol, emoji, bracket; digits only next to a hanzi) and doubled hanzi
-    made single (傻傻逼逼 → 傻逼). Lexicon terms are matched here too, so that a separator or a
-    doubling inside a term does not hide it; patterns never read it (it joins clauses)."""
-
-    text: str
-    gaps: Squeezed
-    doubles: Squeezed
-
-    def to_folded(self, i: int) -> int:
-        return self.gaps.to_source(self.doubles.to_source(i))
-
-    def span_to_folded(self, start: int, end: int) -> tuple[int, int]:
-        """A dense span as a folded span: its last character's whole run of doubles kept."""
-        fs = self.to_folded(start)
-        ie = self.doubles.to_source(end) if end < len(self.text) else self.doubles.source_length
-        return fs, self.gaps.to_source(ie - 1) + 1
-
-
-def dense(folded: str) -> Dense:
-    gap_re, double_re = _dense_regexes()
-    n = len(folded)
-    cuts = []
-    for m in gap_re.finditer(folded):
-        s, e = m.start(), m.end()
-        if s == 0 or e == n or e - s > GAP:
-            continue
-        a, b = folded[s - 1], folded[e]
-        if not (a.isalpha() and b.isalpha()):
-            continue
-        if a < "\u2e80" and b < "\u2e80" and any(c.isdecimal() for c in m.group()):
-            continue  # digits between Latin letters are part of the word (2b, mp3)
-        cuts.append((s, e, ""))
-    gaps = _cut(folded, cuts)
-    t = gaps.text
-    doubles = _cut(t, [(m.start() + 1, m.end(), "") for m in double_re.finditer(t)])
-    return Dense(doubles.text, gaps, doubles)
