@@ -223,6 +223,30 @@ def _engine() -> _Engine:
     return _Engine(load_lexicon())
 
 
+_SENTENCE_ENDS = "。!?;！？；"
+
+
+def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
+    """The sentence of text[ls:le] (a line) around start..end: a category's veto (`unless`)
+    covers the sentence it is in, not the whole line (我要是狼，我就天打雷劈 is one sentence)."""
+    a = max([text.rfind(c, ls, start) for c in _SENTENCE_ENDS] + [ls - 1]) + 1
+    bs = [i for i in (text.find(c, end, le) for c in _SENTENCE_ENDS) if i >= 0]
+    return text[a:min(bs) if bs else le]
+
+
+# a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
+_QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"")
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|原话|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|像|什么叫|算不算|这句)"
+                        r"(了|过|着|的是|我|你|他|她|道)?[:：,，\s]*$")
+
+
+def _reported(text: str) -> list[tuple[int, int]]:
+    """Spans of quotations that report words (他骂我“傻逼”, 规则说“禁止发誓”)."""
+    if not any(q in text for q in "“「『‘\""):
+        return []
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(text) if _REPORTING.search(text, max(0, m.start() - 8), m.start())]
+
+
 def _lower_case(v: Views, fs: int, fe: int) -> bool:
     """Whether the player wrote a folded span without capitals: two letters in upper case are
     an abbreviation (XP, HD, CN), in lower case a spelling (nc, zz)."""
@@ -256,11 +280,12 @@ class _Lines:
 
 
 class _Hits:
-    """Hits in scan order, the first per category per line; a category's `unless` found on the
-    line vetoes it there."""
+    """Hits in scan order, the first per category per line; a category's `unless` found in the
+    hit's sentence vetoes it there, and so does a reporting quotation around it."""
 
-    def __init__(self, unless: dict[str, "re.Pattern[str]"]):
+    def __init__(self, unless: dict[str, "re.Pattern[str]"], quoted: list[tuple[int, int]] = ()):
         self.unless = unless
+        self.quoted = quoted
         self.hits: list[Hit] = []
         self.seen: set[tuple[str, int]] = set()
 
@@ -268,6 +293,8 @@ class _Hits:
         key = (cat, line_start)
         if key in self.seen:
             return
+        if self.quoted and any(a <= span[0] and span[1] <= b for a, b in self.quoted):
+            return  # reported words (他骂我“傻逼”): not the poster's
         veto = self.unless.get(cat)
         if veto is not None and veto.search(line_text):
             return
@@ -328,7 +355,7 @@ class Checker:
         eng = self.engine
         v = views(text)
         found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
-        out = _Hits(eng.unless)
+        out = _Hits(eng.unless, _reported(text))
         if found:
             lines = _Lines(v.squeezed.text)
             t, al, an, nd = eng.terms, eng.allowed, eng.anchors, eng.needs
@@ -403,7 +430,8 @@ class Checker:
                 if span is None:
                     span = v.span_from_folded(fs, fe)
                     ls, le = dlines.around(start)
-                out.add(cat, span, term, -(1 << 40) - ls, d.text[ls:le])
+                    sentence = _sentence(d.text, ls, le, start, end)
+                out.add(cat, span, term, -(1 << 40) - ls, sentence)
 
     def _term_hits(self, v: Views, lines: "_Lines", terms: list, allows: list[tuple[int, int]],
                    out: "_Hits") -> None:
@@ -441,7 +469,8 @@ class Checker:
                 if span is None:
                     span = v.span_from_folded(fs, fe)
                     ls, le = lines.around(start)
-                out.add(cat, span, term, ls, s_text[ls:le])
+                    sentence = _sentence(s_text, ls, le, start, end)
+                out.add(cat, span, term, ls, sentence)
 
     def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
         """A category's patterns on the lines holding one of its anchors (categories in the
@@ -494,9 +523,10 @@ class Checker:
                 m = p.regex.search(s_text, ls, le)
                 if m is None or m.end() == m.start():
                     continue
-                if p.unless is not None and p.unless.search(s_text, ls, le):
+                sentence = _sentence(s_text, ls, le, m.start(), m.end())
+                if p.unless is not None and p.unless.search(sentence):
                     continue
-                out.add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, s_text[ls:le])
+                out.add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, sentence)
                 break
 
     def _raw_hits(self, v: Views, out: "_Hits") -> None:
@@ -546,6 +576,7 @@ class Checker:
     def _flags_from_hits(self, text: str, hits: list[Hit]) -> list[Flag]:
         if not hits:
             return []
+
         first: dict[str, Hit] = {}
         more: dict[str, int] = {}
         for h in sorted(hits, key=lambda h: (h.start, -h.end, h.category)):
