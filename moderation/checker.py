@@ -231,7 +231,7 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
     covers the sentence it is in, not the whole line (我要是狼，我就天打雷劈 is one sentence)."""
     a = max([text.rfind(c, ls, start) for c in _SENTENCE_ENDS] + [ls - 1]) + 1
     bs = [i for i in (text.find(c, end, le) for c in _SENTENCE_ENDS) if i >= 0]
-    return text[a:min(bs) if bs else le]
+    return text[a:min(bs) + 1 if bs else le]  # with its end mark: a question stays a question
 
 
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
