@@ -38,7 +38,7 @@ from .models import Flag
 from .normalize import Views, views
 from .segment import Segmenter
 from .startup_cache import cached
-from .structure import is_enlarged, is_red, whistle_offenders
+from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
@@ -595,8 +595,9 @@ class Checker:
         if not bad:
             return []
         chars = "".join(dict.fromkeys(c for _, c in bad))
-        return [self.flag("whistle_breach", text, bad[0][0], bad[-1][0] + 1, note=f"not an allowed sound: {chars}",
-                          evidence=chars)]
+        codes = sorted({kind for _, _, kind in whistle_codes(text)})
+        note = (f"{'/'.join(codes)} (a code): {chars}" if codes else f"not an allowed sound: {chars}")
+        return [self.flag("whistle_breach", text, bad[0][0], bad[-1][0] + 1, note=note, evidence=chars)]
 
     def structure_flags(self, text: str, *, colors: Iterable[str] = (), sizes: Iterable[str] = (),
                         links: Iterable[str] = (), attachments: int = 0) -> list[Flag]:
