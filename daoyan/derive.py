@@ -16,13 +16,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-from parsers.rule_post import Finding, RuleReading, read_rule_post
-
 from gamedef.errors import RulesetError
 from gamedef.ruleset import PRESETS, Ruleset, parse_ruleset
+from parsers.rule_post import Finding, RuleReading, read_rule_post
 
 # fields that are citations or wording, not rules: never a reason to prefer one preset, never a disagreement
-_CITATIONS = {"whistle.rule"}
+_CITATIONS = {"whistle.rule", "schedule.rule"}
 
 
 @dataclass

@@ -22,6 +22,10 @@ from zoneinfo import ZoneInfo
 import tomlkit
 from tomlkit.items import AoT, Table
 
+from engine.schedule import rule_close_date
+from gamedef.errors import DaoyanError, ForumError, PageFormatError, RulesetError, ThreadMissing
+from gamedef.gamefile import Day
+from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 from parsers.board import BoardThread, parse_board_page, parse_index_boards
 from parsers.discuz import parse_thread_page
 from parsers.game_threads import Announced, announcements, classify, close_time_in, same_tag, tag_of
@@ -29,8 +33,6 @@ from parsers.models import Post
 from scraper.client import ForumClient
 
 from .derive import Derived, _one_line, derive, nearest_preset, to_toml, validated
-from gamedef.errors import DaoyanError, ForumError, PageFormatError, RulesetError, ThreadMissing
-from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 
 MAX_BOARD_PAGES = 20
 MAX_BOARDS = 30
@@ -224,13 +226,14 @@ def guess_close(opens: datetime, s: ScheduleRules, number: int) -> tuple[datetim
     """The close a ruleset's day length implies, or None when it says none."""
     if s.day_hours:
         return opens + timedelta(hours=s.day_hours), f"the rule post's day length ({s.day_hours:g} hours)"
-    if not s.day_span_days:
+    if not s.length_days:
         return None
-    last = opens.date() + timedelta(days=s.day_span_days - 1)
-    why = f"the rule post's day length ({s.day_span_days} calendar day{'s' if s.day_span_days > 1 else ''}"
-    days = [opens.date() + timedelta(days=i) for i in range((last - opens.date()).days + 1)]
-    if s.weekend_extra_days and any(d.weekday() >= 5 for d in days) and (number > 1 or s.first_day_weekend_extension):
-        last += timedelta(days=s.weekend_extra_days)
+    # the date as `daoyan votes` checks a close against the rule post (engine.schedule), so the two agree
+    probe = Day(number=number, discussion_tid=1, vote_tid=1, opens=opens, closes=opens + timedelta(seconds=1))
+    last = rule_close_date(probe, s)
+    assert last is not None
+    why = f"the rule post's day length ({s.length_days} calendar day{'s' if s.length_days > 1 else ''}"
+    if last > opens.date() + timedelta(days=s.length_days - 1):
         why += f", +{s.weekend_extra_days} for the weekend"
     hh, mm = (int(x) for x in (s.close_time or "22:00").split(":"))
     why += f", closing at {s.close_time})" if s.close_time else "; the hour 22:00 is a guess)"

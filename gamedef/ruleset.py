@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,9 @@ class ScheduleRules:
     weekend_extra_days: int = 0  # added when the day's span meets a Saturday or Sunday
     first_day_extends: bool = True  # whether the first day is extended for a weekend too
     rule: str = ""  # the sentence it rests on, for the warning
+    # for `daoyan init`'s guess of a close the opening post does not state (marked as a guess there)
+    day_hours: float = 0  # a day's length in hours, when the post gives one that way (0: not said)
+    close_time: str = ""  # the usual closing time of day, HH:MM ("": not said)
 
 
 @dataclass(frozen=True)
@@ -157,17 +160,6 @@ class WhistleRules:
     sounds: str = ""
     rule: str = ""
     ballot_counts: bool = True  # a whistled player's ballot counts (flagged for the director) | is not counted
-
-
-@dataclass(frozen=True)
-class ScheduleRules:
-    """How long a day runs, for a close time the director has not written down (a guess, shown as one)."""
-
-    day_span_days: int = 0  # calendar days a day spans (1: opens and closes on one date); 0: not said
-    day_hours: float = 0  # or its length in hours, when the post gives one; 0: not said
-    weekend_extra_days: int = 0  # days added when a day runs over a weekend
-    first_day_weekend_extension: bool = True
-    close_time: str = ""  # the usual closing time of day, HH:MM; "": not said
 
 
 @dataclass(frozen=True)

@@ -562,17 +562,23 @@ def _heading_has(ss: list[Sentence], f: Finding, word: str) -> bool:
 def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, rf"讨论日\S{{0,6}}(?:持续|为期|为|共|长)({NUMBER})(?:个)?(?:自然日|天|日)")
     if hit and integer(hit[1].group(1)):
-        r.add(Finding("schedule.day_span_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
+        r.add(Finding("schedule.length_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
     else:
         hit = _first(ss, r"([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1日\S{0,4}关[帖门]|当[天日]\S{0,4}关[帖门]")
         if hit:
-            r.add(Finding("schedule.day_span_days", 1, hit[0].text, hit[0].section, "inferred",
+            r.add(Finding("schedule.length_days", 1, hit[0].text, hit[0].section, "inferred",
                           "a day opens and closes on the same date"))
         else:
             hit = _first(ss, r"次日\S{0,4}关[帖门]|(?:持续|开放)?(?:到|至)次日|([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1\+1日\S{0,4}关[帖门]")
             if hit:
-                r.add(Finding("schedule.day_span_days", 2, hit[0].text, hit[0].section, "inferred",
+                r.add(Finding("schedule.length_days", 2, hit[0].text, hit[0].section, "inferred",
                               "a day closes on the day after it opens"))
+    length = r.fields.get("schedule.length_days") or r.fields.get("schedule.weekend_extra_days")
+    if length is not None:
+        where = length.section.split(" ")[-1] if length.section else ""
+        said = re.sub(r"[。；;！!]+$", "", length.sentence)
+        r.add(Finding("schedule.rule", f"{r.tag} {where}：{said}".strip(), length.sentence, length.section, "inferred",
+                      "the citation a warning about a day's close shows"))
     hit = _first(ss, rf"讨论日\S{{0,6}}(?:持续|为期|为|共|长)({NUMBER})\s*(?:个)?小时")
     if hit and number(hit[1].group(1)):
         r.add(Finding("schedule.day_hours", number(hit[1].group(1)), hit[0].text, hit[0].section))
@@ -581,7 +587,7 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
         r.add(Finding("schedule.weekend_extra_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
     hit = _first(ss, r"第一(?:个|天)?(?:讨论日|游戏日|天)\S{0,4}不(?:因|受)周末\S{0,4}延长")
     if hit:
-        r.add(Finding("schedule.first_day_weekend_extension", False, hit[0].text, hit[0].section))
+        r.add(Finding("schedule.first_day_extends", False, hit[0].text, hit[0].section))
     to = _first(ss, r"讨论日\S{0,20}(?:到|至)(?:次日|当天|当日|第二天)?(?:的)?((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\S{1,3}点|\d{1,2}[:：]\d{2})")
     if to and clock(to[1].group(1)):
         r.add(Finding("schedule.close_time", clock(to[1].group(1)), to[0].text, to[0].section))

@@ -168,12 +168,12 @@ def test_no_closing_time() -> None:
 
 def test_guessed_close_from_the_rules() -> None:
     # M84 讨论日长短: 一般讨论日持续两天，每逢周末时讨论日延长一天 (a Thursday opening runs to Friday)
-    m84 = ScheduleRules(day_span_days=2, weekend_extra_days=1, close_time="21:00")
+    m84 = ScheduleRules(length_days=2, weekend_extra_days=1, close_time="21:00")
     assert guess_close(OPENED, m84, 1)[0] == datetime(2026, 11, 27, 21, 0, tzinfo=TZ)
     # a Friday opening runs into the weekend: one day more
     assert guess_close(OPENED + timedelta(days=1), m84, 2)[0] == datetime(2026, 11, 29, 21, 0, tzinfo=TZ)
     # 004: 第一天讨论日不因周末而延长
-    s004 = ScheduleRules(day_span_days=1, weekend_extra_days=1, first_day_weekend_extension=False)
+    s004 = ScheduleRules(length_days=1, weekend_extra_days=1, first_day_extends=False)
     sat = datetime(2026, 11, 28, 10, 0, tzinfo=TZ)
     assert guess_close(sat, s004, 1)[0].date() == sat.date()
     assert guess_close(sat, s004, 2)[0].date() == sat.date() + timedelta(days=1)

@@ -118,9 +118,9 @@ SENTENCES = [
     ("已出局角色仍可被判罚。", "cards.cards_on_dead_count", True),
     ("动物叫声限制为以下5种：喵、汪、吱、嘎、哞", "whistle.sounds", "喵汪吱嘎哞"),
     ("连续三个讨论日均不足十帖（不含纯水帖）", "activity.exclude_water", True),
-    ("一般讨论日持续两天，每逢周末时讨论日延长一天。", "schedule.day_span_days", 2),
+    ("一般讨论日持续两天，每逢周末时讨论日延长一天。", "schedule.length_days", 2),
     ("一般讨论日持续两天，每逢周末时讨论日延长一天。", "schedule.weekend_extra_days", 1),
-    ("例外的，第一天讨论日不因周末而延长。", "schedule.first_day_weekend_extension", False),
+    ("例外的，第一天讨论日不因周末而延长。", "schedule.first_day_extends", False),
     ("关门时间一般为晚上十点。", "schedule.close_time", "22:00"),
     ("讨论日持续48小时。", "schedule.day_hours", 48),
     ("每天最多改票1次。", "vote.max_changes", 1),
@@ -136,7 +136,7 @@ SENTENCES = [
     ("神父的投票权重为1.5。", "weights.priest", 1.5),
     ("神父一人可投1.5票。", "weights.priest", 1.5),
     ("4张蓝牌=1张黄牌", "cards.blue_per_yellow", 4),
-    ("每个讨论日为期两天。", "schedule.day_span_days", 2),
+    ("每个讨论日为期两天。", "schedule.length_days", 2),
     ("关门前1小时内禁止改票，代投需在关门1小时前告知导演。", "vote.proxy_vote_lock_minutes", 60),
     ("加速\n申请截止时间为关门前三小时。", "acceleration.cutoff_hours_before_close", 3),
     ("神父的一票算作1.5票。", "weights.priest", 1.5),
@@ -204,13 +204,13 @@ MUST_SETTLE = {
             "vote.invalid_fixed_by_new_post", "acceleration.threshold", "acceleration.cutoff_hours_before_close",
             "acceleration.no_lurking_penalty_when_accelerated", "weights.priest", "election.enabled", "election.day",
             "election.winner", "cards.colors", "cards.blue_per_yellow", "cards.yellow_per_red", "cards.red_resolves",
-            "cards.camp_red_limit", "whistle.enabled", "whistle.sounds", "schedule.day_span_days",
+            "cards.camp_red_limit", "whistle.enabled", "whistle.sounds", "schedule.length_days",
             "schedule.weekend_extra_days", "schedule.close_time"],
     "004": ["vote.target_label", "vote.change_target_label", "vote.change_reference", "vote.max_changes",
             "vote.lock_minutes", "vote.proxy_vote_lock_minutes", "vote.changes_while_accelerated",
             "vote.invalid_fixed_by_new_post", "acceleration.threshold", "activity.exclude_water", "election.enabled",
             "cards.colors", "cards.red_resolves", "cards.camp_red_limit", "whistle.enabled",
-            "schedule.day_span_days", "schedule.first_day_weekend_extension"],
+            "schedule.length_days", "schedule.first_day_extends"],
 }
 
 
@@ -235,7 +235,7 @@ def test_seed_reproduces_its_preset(preset: str) -> None:
     missing = [f for f in MUST_SETTLE[preset] if f not in r.fields]
     assert not missing, f"not read from the {preset} seed: {missing}"
     wrong = {path: (f.value, _preset_value(data, path)) for path, f in r.fields.items()
-             if path != "whistle.rule" and f.value != _preset_value(data, path)}
+             if path not in ("whistle.rule", "schedule.rule") and f.value != _preset_value(data, path)}
     assert not wrong, f"read differently from the {preset} preset: {wrong}"
     ours = [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking]
     theirs = [(d["kind"], d.get("threshold"), d.get("days"), d["card"]) for d in data["lurking"]]
@@ -276,7 +276,7 @@ def test_k12_other_numbers_and_wordings() -> None:
     assert v["cards.red_resolves"] == "before_vote"      # 红牌罚下在投票结算之前执行。
     assert v["activity.exclude_water"] is True           # 纯水帖不计入发言数。
     assert v["whistle.enabled"] is False
-    assert v["schedule.day_span_days"] == 1 and v["schedule.weekend_extra_days"] == 1
+    assert v["schedule.length_days"] == 1 and v["schedule.weekend_extra_days"] == 1
     assert v["schedule.close_time"] == "22:00"           # 关门时间一般为晚上十点。
     assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking] == [
         ("posts_below", 3, 1, "blue"), ("posts_below", 8, 2, "yellow"), ("no_vote", None, None, "yellow")]
@@ -312,7 +312,7 @@ def test_x3_numbered_sections_and_shorthand() -> None:
     assert v["acceleration.cutoff_hours_before_close"] == 2  # 加速申请截至关帖前2小时。
     assert v["weights.priest"] == 2                      # 村长的票算两票。
     assert v["cards.blue_per_yellow"] == 2 and v["cards.yellow_per_red"] == 2  # 2蓝=1黄，2黄=1红。
-    assert v["schedule.day_span_days"] == 2 and v["schedule.close_time"] == "22:00"  # 持续到次日晚上22点
+    assert v["schedule.length_days"] == 2 and v["schedule.close_time"] == "22:00"  # 持续到次日晚上22点
     assert r.fields["vote.lock_minutes"].section == "投票 3"  # 一、投票 … 3. 关帖前30分钟内的改票无效。
     assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking] == [
         ("posts_below", 5, 1, "blue"), ("posts_below", 5, 2, "yellow"), ("no_vote", None, None, "yellow")]
@@ -346,7 +346,7 @@ M84_CHANGED = [
     ("在游戏的第一天投票结束后", "在游戏的第二天投票结束后", "election.day", 2),
     ("累计三张“蓝牌”合并为一张“黄牌”", "累计两张“蓝牌”合并为一张“黄牌”", "cards.blue_per_yellow", 2),
     ("累计三张“黄牌”合并为一张“红牌”", "累计四张“黄牌”合并为一张“红牌”", "cards.yellow_per_red", 4),
-    ("一般讨论日持续两天，每逢周末时讨论日延长一天", "一般讨论日持续三天，每逢周末时讨论日延长两天", "schedule.day_span_days", 3),
+    ("一般讨论日持续两天，每逢周末时讨论日延长一天", "一般讨论日持续三天，每逢周末时讨论日延长两天", "schedule.length_days", 3),
     ("一般讨论日持续两天，每逢周末时讨论日延长一天", "一般讨论日持续三天，每逢周末时讨论日延长两天", "schedule.weekend_extra_days", 2),
     ("出局结算在投票结算之后执行", "出局结算在投票结算之前执行", "cards.red_resolves", "before_vote"),
     ("累计获得两张或以上红牌时", "累计获得三张或以上红牌时", "cards.camp_red_limit", 3),

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gamedef.errors import DaoyanError
+
 from ..init import init_game
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
-from ..derive import derive, rules_thread_floors, rules_thread_tid, to_json, to_toml, validated
 from gamedef.errors import DaoyanError, RulesetError, StoreError
 from gamedef.ruleset import PRESETS
+
+from ..derive import derive, rules_thread_floors, rules_thread_tid, to_json, to_toml, validated
 from ._common import echo_json
 
 
