@@ -54,25 +54,30 @@ def integer(s: str) -> int | None:
     return int(n) if n is not None and n == int(n) else None
 
 
-_DURATION = re.compile(rf"(?<![第每周星期礼拜])({NUMBER})?(?:个)?(半)?(?:个)?(小时|钟头|分钟|天|日)(?:({NUMBER})(?:分钟|分)(?!之))?")
+_DURATION = re.compile(rf"(?<![第每周星期礼拜])({NUMBER})?(?:个)?(半)?(?:个)?(小时|钟头|分钟|刻钟|天|日|(?<=\d)\s*(?:h|hr|hrs|hours?|min|mins|minutes?)\b)"
+                       rf"(半)?(?:({NUMBER})(?:分钟|分)(?!之))?", re.I)
+_PER = {"小时": 60, "钟头": 60, "分钟": 1, "刻钟": 15, "天": 1440, "日": 1440}
 
 
 def duration_minutes(text: str) -> float | None:
     """The first duration in the text, in minutes: `一小时` 60, `一个小时` 60, `半个小时` 30,
-    `一个半小时` 90, `1.5小时` 90, `90分钟` 90, `两天` 2880, `1小时30分钟` 90; None if there is none
+    `一个半小时` 90, `一小时半` 90, `1.5小时` 90, `90分钟` 90, `一刻钟` 15, `2h` 120, `两天` 2880,
+    `1小时30分钟` 90; None if there is none
     (`第一天` and `每天` are not durations)."""
     t = fold(text)
     for m in _DURATION.finditer(t):
-        head, half, unit, extra = m.groups()
+        head, half, unit, half_after, extra = m.groups()
         if head is None and half is None:
             continue
         value = number(head) if head else 0.0
         if value is None:
             continue
-        if half:
+        if half or (half_after and head):  # 一个半小时, 一小时半, 一天半
             value += 0.5
-        total = value * {"小时": 60, "钟头": 60, "分钟": 1, "天": 1440, "日": 1440}[unit]
-        if extra and unit in ("小时", "钟头"):
+        u = unit.strip().lower()
+        per = _PER.get(u) or (1 if u.startswith("m") else 60)
+        total = value * per
+        if extra and per == 60:
             total += number(extra) or 0
         return total
     return None

@@ -234,7 +234,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             break
 
     # the lock before close
-    lock_rx = rf"(?:{_BEFORE_CLOSE}(?:前)?(?P<d1>[^，,。；]{{1,12}}?(?:小时|钟头|分钟))(?:前|内|以内)?|最后(?:的)?(?P<d2>[^，,。；]{{1,10}}?(?:小时|钟头|分钟))(?:内)?)"
+    lock_rx = rf"(?:{_BEFORE_CLOSE}(?:前)?(?P<d1>[^，,。；]{{1,12}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)(?:前|内|以内)?|最后(?:的)?(?P<d2>[^，,。；]{{1,10}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)(?:内)?)"
     for s, m0 in _find(ss, lock_rx):
         t = next((c for c in re.split(r"[,，]", s.text) if re.search(lock_rx, c) and "改票" in c), None)
         if t is None and "改票" in s.text and "加速" not in s.text:
@@ -258,7 +258,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         t = s.text
         # the clause of 代投 when it has its own time (关门前1小时内禁止改票，代投需在关门1小时前告知导演)
         clause = next((c for c in re.split(r"[,，]", t) if "代投" in c and re.search(r"小时|钟头|分钟", c)), t)
-        d = re.search(rf"{_BEFORE_CLOSE}(?:前)?([^，,。；]{{1,12}}?(?:小时|钟头|分钟))", clause)
+        d = re.search(rf"{_BEFORE_CLOSE}(?:前)?([^，,。；]{{1,12}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)", clause)
         if not d:
             continue
         minutes = duration_minutes(d.group(1))
@@ -350,7 +350,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
         if share != Fraction(1, 2):
             r.add(Finding("acceleration.fraction", float(share), t, s.section))
         break
-    for s, m in _find(ss, rf"(?:{_BEFORE_CLOSE})([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟))(?:前|以前|之前)"):
+    for s, m in _find(ss, rf"(?:{_BEFORE_CLOSE})([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)(?:前|以前|之前)"):
         if not re.search(r"加速|延时|延迟|申请", s.text):
             continue
         minutes = duration_minutes(m.group(1))
@@ -358,7 +358,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
             continue
         r.add(Finding("acceleration.cutoff_hours_before_close", round(minutes / 60, 3), s.text, s.section))
         break
-    for s, m in _find(ss, rf"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟))"):
+    for s, m in _find(ss, rf"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)"):
         if "acceleration.cutoff_hours_before_close" in r.fields or "改票" in s.text or "代投" in s.text \
                 or not (re.search(r"加速|延时|延迟", s.text) or (re.search(r"加速|进程", s.section + s.heading)
                                                               and "申请" in s.text)):

@@ -34,7 +34,8 @@ def test_cn_int_refuses_words() -> None:
 @pytest.mark.parametrize("text,minutes", [
     ("关门前一小时", 60), ("一个小时", 60), ("半个小时", 30), ("半小时", 30), ("一个半小时", 90), ("1.5小时", 90),
     ("90分钟", 90), ("９０分钟", 90), ("两个小时", 120), ("三个小时前", 180), ("1小时30分钟", 90), ("十五分钟", 15),
-    ("两天", 2880),
+    ("两天", 2880), ("一小时半", 90), ("一天半", 2160), ("一刻钟", 15), ("三刻钟", 45), ("2h", 120), ("30 min", 30),
+    ("两个半小时", 150),
 ])
 def test_durations(text: str, minutes: float) -> None:
     assert duration_minutes(text) == minutes
@@ -124,6 +125,9 @@ SENTENCES = [
     ("关门时间一般为晚上十点。", "schedule.close_time", "22:00"),
     ("讨论日持续48小时。", "schedule.day_hours", 48),
     ("每天最多改票1次。", "vote.max_changes", 1),
+    ("关门前一刻钟不允许改票。", "vote.lock_minutes", 15),
+    ("关门前一小时半不允许改票。", "vote.lock_minutes", 90),
+    ("关门前30min内不得改票。", "vote.lock_minutes", 30),
     ("改票机会仅有一次。", "vote.max_changes", 1),
     ("关门前60分钟停止改票。", "vote.lock_minutes", 60),
     ("距离关门不足1小时时不得改票。", "vote.lock_minutes", 60),
