@@ -20,7 +20,8 @@ ROLES = (  # (role, the words of a subject that name it), the first that matches
     ("vote", r"投票[帖贴]?|票[帖贴]"),
     ("discussion", r"讨论[帖贴]?|讨论日|白天"),
 )
-_DAY = re.compile(rf"第\s*({NUMBER})\s*(?:天|日|个?讨论日|个?游戏日)|\b(?:D|Day|DAY|day)\s*({NUMBER})\b|({NUMBER})\s*日目")
+_DAY = re.compile(rf"第\s*({NUMBER})\s*(?:天|日|个?讨论日|个?游戏日)|(?<![A-Za-z])(?:D|Day|DAY|day)\s*(\d+)(?!\d)"
+                  rf"|({NUMBER})\s*日目")
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,8 @@ def test_board_listing_of_the_capture(captures: Path) -> None:
     ("[M84] 第一天讨论帖", "discussion", 1), ("[M84] 第二天投票帖", "vote", 2), ("[M84] 第一天进程帖", "progress", 1),
     ("[M84] 神父推举帖", "election", None), ("[M84] 规则帖", "rules", None), ("【004】第1天 讨论贴", "discussion", 1),
     ("[K12] D3 投票帖", "vote", 3), ("[K12] Day 2 进程帖", "progress", 2), ("[K12]第十二天讨论帖", "discussion", 12),
-    ("[K12] 警长竞选帖", "election", None), ("[K12] 揭秘帖", None, None), ("导演工作帖（仅管理员可见）", None, None),
+    ("[K12] 警长竞选帖", "election", None), ("[K12]D1讨论帖", "discussion", 1), ("[K12] D2投票贴", "vote", 2),
+    ("[K12] Dead Man 讨论帖", "discussion", None), ("[K12]第一天讨论帖（已关门）", "discussion", 1), ("[K12] 揭秘帖", None, None), ("导演工作帖（仅管理员可见）", None, None),
 ])
 def test_subjects(subject: str, role: str | None, day: int | None) -> None:
     got = classify(subject)
