@@ -23,7 +23,7 @@ import tomlkit
 from tomlkit.items import AoT, Table
 
 from engine.schedule import rule_close_date
-from gamedef.errors import DaoyanError, ForumError, PageFormatError, RulesetError, ThreadMissing
+from gamedef.errors import DaoyanError, ForumError, LoginRequired, PageFormatError, RulesetError, ThreadMissing
 from gamedef.gamefile import Day
 from gamedef.ruleset import Ruleset, ScheduleRules, load_ruleset
 from parsers.board import BoardThread, parse_board_page, parse_index_boards
@@ -498,7 +498,12 @@ async def _run(url: str, tag: str | None, tz: ZoneInfo, user: str | None, passwo
     async with ForumClient(base, transport=transport) as client:
         if user and password:
             await client.login(user, password)
-        return await discover(client, url, tag, tz)
+        try:
+            return await discover(client, url, tag, tz)
+        except LoginRequired as e:
+            if client.logged_in:
+                raise
+            raise LoginRequired(f"{str(e).split(';')[0]}; log in: --user NAME with the password in DAOYAN_PASSWORD") from None
 
 
 def init_game(url: str, out: Path, *, tag: str | None = None, timezone: str = "Asia/Shanghai",

@@ -255,3 +255,9 @@ def test_init_on_the_demo_forum(tmp_path: Path) -> None:
     assert set(g.players) - set(ref.players) == {"过路客"}
     events = _uncomment_all((tmp_path / "game.toml").read_text("utf-8"))
     assert [(e["day"], e["kind"], e["player"]) for e in events] == [(e.day, e.kind, e.player) for e in ref.events]
+
+
+def test_private_thread_asks_for_the_login_option(replay_utf8: Replay, tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["init", replay_utf8.base_url + "forum.php?mod=viewthread&tid=2", "--out",
+                                 str(tmp_path / "g.toml")])
+    assert r.exit_code == 2 and "--user NAME" in r.output and "DAOYAN_PASSWORD" in r.output
