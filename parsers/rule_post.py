@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
-from .numbers import NUMBER, clock, duration_minutes, fold, fraction, integer, number
+from .numbers import NUMBER, clock, duration_minutes, fraction, integer, number
 
 _HEADING_PUNCT = re.compile(r"[，。,:：；;！？!?、“”\"]")
 _SPLIT = re.compile(r"(?<=[。；;！!？?])|\n")
@@ -217,7 +217,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("vote.change_reference", forms, t, hit[0].section, note=note))
 
     # how many changes
-    for s, m in _find(ss, rf"改票|改投"):
+    for s, m in _find(ss, r"改票|改投"):
         t = s.text
         if re.search(rf"(?:只|仅)?(?:允许|可以?|限|能|有)?(?:进行|改票)?(?:{NUMBER})次改票|改票\S{{0,6}}?(?:只|仅)?(?:允许|可以?|限|能|有)?(?:进行)?(?:{NUMBER})次", t):
             n = re.search(rf"({NUMBER})次", t)
@@ -249,7 +249,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         if minutes is None:
             continue
         r.add(Finding("vote.lock_minutes", int(minutes), t, s.section))
-        if re.search(rf"代投", t):
+        if re.search(r"代投", t):
             r.add(Finding("vote.lock_applies_to_proxy", True, t, s.section))
             r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), t, s.section))
         break
@@ -317,7 +317,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, rf"出局\S{{0,30}}{_NEG}被(?:选为|选作|作为)?\S{{0,8}}投票\S{{0,4}}(?:目标|对象)|出局\S{{0,30}}{_NEG}被投票")
     if hit:
         r.add(Finding("vote.dead_can_be_voted", False, hit[0].text, hit[0].section))
-    hit = _first(ss, rf"未回复投票帖|(?:无效票|废票)\S{{0,10}}(?:视为|算作|算|计为)(?:已|一次)?投票|(?:格式有误|无效)\S{{0,10}}(?:算作|算|计为|视为)废票")
+    hit = _first(ss, r"未回复投票帖|(?:无效票|废票)\S{0,10}(?:视为|算作|算|计为)(?:已|一次)?投票|(?:格式有误|无效)\S{0,10}(?:算作|算|计为|视为)废票")
     if hit:
         r.add(Finding("vote.invalid_counts_as_voted", True, hit[0].text, hit[0].section, "inferred",
                       "the penalty is for not answering the vote thread; an invalid ballot is still an answer"))
@@ -358,7 +358,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
             continue
         r.add(Finding("acceleration.cutoff_hours_before_close", round(minutes / 60, 3), s.text, s.section))
         break
-    for s, m in _find(ss, rf"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{{1,10}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)"):
+    for s, m in _find(ss, r"(?:关[门帖]|结束|截[止至])前([^，,。；()（）]{1,10}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)"):
         if "acceleration.cutoff_hours_before_close" in r.fields or "改票" in s.text or "代投" in s.text \
                 or not (re.search(r"加速|延时|延迟", s.text) or (re.search(r"加速|进程", s.section + s.heading)
                                                               and "申请" in s.text)):
@@ -471,7 +471,7 @@ def _whistle(ss: list[Sentence], r: RuleReading) -> None:
         r.add(Finding("whistle.enabled", False, "", "", "absent", "the post has no whistle state"))
         return
     r.add(Finding("whistle.enabled", True, hit[0].text, hit[0].section))
-    hit = _first(ss, rf"(?:以下|如下)\S{{0,8}}?[:：]\s*(\S(?:[、,，/ ]\S)+)(?!\S)")
+    hit = _first(ss, r"(?:以下|如下)\S{0,8}?[:：]\s*(\S(?:[、,，/ ]\S)+)(?!\S)")
     if hit:
         sounds = "".join(re.split(r"[、,，/ ]", hit[1].group(1)))
         r.add(Finding("whistle.sounds", sounds, hit[0].text, hit[0].section))
