@@ -282,12 +282,13 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     if hit:
         r.add(Finding("vote.invalid_fixed_by_new_post", True, hit[0].text, hit[0].section))
     else:
-        hit = _first(ss, r"(?:修改|编辑|更正)(?:错别字|错字|格式|笔误)\S{0,4}不(?:算|计)(?:做|作|为)?改票|(?:编辑|修改)\S{0,8}(?:即可|可以)(?:更正|修正)")
+        hit = _first(ss, r"(?:修改|编辑|更正)(?:错别字|错字|格式|笔误)\S{0,4}不(?:算|计)(?:做|作|为)?改票|(?:编辑|修改)\S{0,8}(?:即可|可以)(?:更正|修正)"
+                         r"|(?<!不)(?:可以?|能|允许)(?:通过)?(?:编辑|修改)\S{0,6}(?:更正|修正|改正)")
         if hit:
             r.add(Finding("vote.invalid_fixed_by_new_post", False, hit[0].text, hit[0].section, "inferred",
                           "an edit that fixes a typo is not a change, so an edited ballot counts as corrected"))
 
-    hit = _first(ss, r"限投一票|(?:仅|只)(?:可|能|可以)投票?一次|限投一次|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
+    hit = _first(ss, r"限投一票|(?:只|仅)有一票|(?:仅|只)(?:可|能|可以)投票?一次|限投一次|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
     if hit:
         r.add(Finding("vote.second_vote_is_duplicate", True, hit[0].text, hit[0].section))
     hit = _first(ss, r"不区分全半角|全半角(?:均可|皆可|都可以|不限)|全角半角(?:均可|皆可|都可以)|不区分全角(?:和|与)?半角")
@@ -482,7 +483,7 @@ def _whistle(ss: list[Sentence], r: RuleReading) -> None:
 # ----------------------------------------------------------------------------- lurking
 
 _POSTS = r"(?:帖|贴|条|楼|层|次发言|个回复)"
-_BELOW = rf"(?:不足|少于|低于|未满|未达到?|小于|不到|<|＜)\s*({NUMBER})\s*{_POSTS}"
+_BELOW = rf"(?:不足|少于|低于|未满|不满|未达到?|没有?达到|不够|小于|不到|<|＜)\s*({NUMBER})\s*{_POSTS}"
 _AT_MOST = rf"(?:不超过|不多于|最多)\s*({NUMBER})\s*{_POSTS}|({NUMBER})\s*{_POSTS}(?:及|或)?以下"
 _MINIMUM = rf"(?:至少|最少|不少于|不低于|须|需|需要|必须|应)(?:发言|发帖|回帖|回复)?\s*({NUMBER})\s*{_POSTS}(?:以上|及以上)?"
 _NONE = r"没有发言|未发言|零发言|不发言|无发言|一帖未发|一贴未发|0帖|零帖"
@@ -507,7 +508,7 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
         if not re.search(rf"发言|{_POSTS}|{_NO_VOTE}", t) or not re.search(rf"讨论日|每天|每日|当天|一天|单日|连续|天|{_NO_VOTE}", t):
             continue
         clauses = [c for c in re.split(r"[、，,；;]|或(?=连续|在|未|单|任)", t) if c.strip()]
-        card = _card_of(t, s.heading) or "yellow"
+        card = _card_of(t, s.heading) or _card_after(ss, s) or "yellow"
         carry_days = None
         for c in clauses:
             m_days = re.search(rf"连续({NUMBER})个?", c)
@@ -546,6 +547,19 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
         r.add(Finding("activity.exclude_water", True, hit[0].text, hit[0].section))
     else:
         r.add(Finding("activity.exclude_water", False, "", "", "absent", "the post does not leave water posts out of the count"))
+
+
+def _card_after(ss: list[Sentence], s: Sentence) -> str | None:
+    """The card a later sentence of the same section gives the rules above it (以上行为各判罚一张黄牌)."""
+    i = ss.index(s)
+    for later in ss[i + 1:i + 8]:
+        if later.section.split("(")[0] != s.section.split("(")[0]:
+            break
+        if re.search(r"以上|上述|前述|均|各", later.text):
+            card = _card_of(later.text)
+            if card:
+                return card
+    return None
 
 
 def _bare(clause: str) -> str:
@@ -591,10 +605,13 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     to = _first(ss, r"讨论日\S{0,20}(?:到|至)(?:次日|当天|当日|第二天)?(?:的)?((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\S{1,3}点|\d{1,2}[:：]\d{2})")
     if to and clock(to[1].group(1)):
         r.add(Finding("schedule.close_time", clock(to[1].group(1)), to[0].text, to[0].section))
-    hit = _first(ss, r"关[门帖](?:时间)?(?:一般|通常|固定)?(?:为|是|在)\S{0,8}?(?:\d{1,2}[:：]\d{2}|\S{0,3}\d{1,2}点|[晚上下午]{2}\S{1,3}点)|(?:\d{1,2}[:：]\d{2}|\d{1,2}点)关[门帖]")
-    if hit and clock(hit[0].text):
-        r.add(Finding("schedule.close_time", clock(hit[0].text), hit[0].text, hit[0].section))
-    else:
+    when = (r"((?:凌晨|早上|上午|中午|下午|傍晚|晚上|当晚|今晚|夜里|晚)?(?:\d{1,2}[:：]\d{2}|[\d一二三四五六七八九十两]{1,3}点"
+            r"(?:半|\d{1,2}分?)?))")
+    hit = _first(ss, rf"关[门帖](?:时间)?(?:一般|通常|固定)?(?:为|是|在)\S{{0,4}}?{when}|{when}\s*关[门帖]")
+    hit_clock = clock(next(g for g in hit[1].groups() if g)) if hit else None
+    if hit and hit_clock and "schedule.close_time" not in r.fields:
+        r.add(Finding("schedule.close_time", hit_clock, hit[0].text, hit[0].section))
+    elif "schedule.close_time" not in r.fields:
         cut = r.fields.get("acceleration.cutoff_hours_before_close")
         if cut and cut.value and clock(cut.sentence):
             h, mi = map(int, clock(cut.sentence).split(":"))

@@ -323,7 +323,25 @@ def test_x3_numbered_sections_and_shorthand() -> None:
     assert r.lurking[0].value["text"] == "单日发言少于5帖记蓝牌一张"
 
 
-@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt"])
+def test_m90_written_blind() -> None:
+    # written without looking at the reader, then read: what it missed was added to the reader
+    r = read_rule_post((DATA / "m90.txt").read_text("utf-8"))
+    v = {k: f.value for k, f in r.fields.items()}
+    assert v["vote.change_reference"] == ["quote"] and v["vote.max_changes"] == 1  # 但只能改一次
+    assert v["vote.lock_minutes"] == 120 and v["vote.proxy_vote_lock_minutes"] == 120  # 关门前两小时内禁止改票，导演代投也须…
+    assert v["vote.invalid_fixed_by_new_post"] is False  # 无效票可通过编辑原帖更正。
+    assert v["vote.second_vote_is_duplicate"] is True     # 每名存活角色每天只有一票。
+    assert v["vote.tie_nobody_out"] is True               # 平票时，平票者均不出局。
+    assert (v["acceleration.threshold"], v["acceleration.cutoff_hours_before_close"]) == ("at_least", 4)
+    assert v["weights.priest"] == 2                       # 面壁者的票视为两票。
+    assert v["cards.colors"] == ["yellow", "red"] and v["cards.yellow_per_red"] == 2
+    assert v["cards.red_resolves"] == "before_vote"
+    assert (v["schedule.length_days"], v["schedule.weekend_extra_days"], v["schedule.close_time"]) == (1, 1, "22:00")
+    assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking] == [
+        ("posts_below", 8, 1, "yellow"), ("posts_below", 12, 2, "yellow"), ("no_vote", None, None, "yellow")]
+
+
+@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt"])
 def test_own_posts_derive_loadable_rulesets(name: str) -> None:
     rs = validated(derive((DATA / name).read_text("utf-8")))
     assert rs.lurking and rs.vote.target_label
