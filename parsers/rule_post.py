@@ -270,7 +270,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         else:
             r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), t, s.section))
 
-    hit = _first(ss, rf"加速\S{{0,20}}(?:{_NEG}\S{{0,2}}改票|改票\S{{0,6}}(?:作废|无效))|改票\S{{0,10}}加速\S{{0,6}}{_NEG}")
+    hit = _first(ss, rf"加速\S{{0,20}}(?:{_NEG}\S{{0,2}}改票|改票\S{{0,6}}(?:作废|无效|不再有效|不算|不计|失效))|改票\S{{0,10}}加速\S{{0,6}}{_NEG}")
     if hit:
         r.add(Finding("vote.changes_while_accelerated", False, hit[0].text, hit[0].section))
     else:
@@ -578,8 +578,14 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     if hit and integer(hit[1].group(1)):
         r.add(Finding("schedule.length_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
     else:
-        hit = _first(ss, r"([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1日\S{0,4}关[帖门]|当[天日]\S{0,4}关[帖门]")
-        if hit:
+        # A日上午开帖，到A日晚上关帖 (one date) / A日上午十点开帖，A+1日晚上九点关帖 (two)
+        ab = _first(ss, r"([A-Za-z])日\S{0,8}开[帖门]\S{0,6}?\1\s*(?:\+\s*(\d+)\s*)?日\S{0,8}关[帖门]")
+        hit = None if ab else _first(ss, r"当[天日]\S{0,4}关[帖门]")
+        if ab:
+            n = 1 + int(ab[1].group(2) or 0)
+            r.add(Finding("schedule.length_days", n, ab[0].text, ab[0].section, "inferred",
+                          "opening on day A and closing on " + (f"A+{n - 1}" if n > 1 else "A itself")))
+        elif hit:
             r.add(Finding("schedule.length_days", 1, hit[0].text, hit[0].section, "inferred",
                           "a day opens and closes on the same date"))
         else:

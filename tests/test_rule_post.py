@@ -341,7 +341,22 @@ def test_m90_written_blind() -> None:
         ("posts_below", 8, 1, "yellow"), ("posts_below", 12, 2, "yellow"), ("no_vote", None, None, "yellow")]
 
 
-@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt"])
+def test_s007_written_blind_in_the_004_manner() -> None:
+    r = read_rule_post((DATA / "s007.txt").read_text("utf-8"))
+    v = {k: f.value for k, f in r.fields.items()}
+    assert v["vote.max_changes"] == 2 and v["vote.change_reference"] == ["quote"]  # 有两次改票机会 … 必须引用
+    assert v["vote.lock_minutes"] == 30 and v["vote.proxy_vote_lock_minutes"] == 15
+    assert v["vote.changes_while_accelerated"] is False  # 进程加速后，改票不再有效。
+    assert v["vote.same_line_allowed"] is True           # 投票理由与对象可以写在同一行。
+    assert v["acceleration.threshold"] == "at_least_half"  # 不少于存活玩家的半数
+    assert v["cards.blue_per_yellow"] == 2 and v["cards.yellow_per_red"] == 2
+    assert (v["schedule.length_days"], v["schedule.close_time"]) == (2, "21:00")  # A日上午十点开帖，A+1日晚上九点关帖
+    assert v["activity.exclude_water"] is True
+    assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days"), f.value["card"]) for f in r.lurking] == [
+        ("posts_below", 3, 1, "yellow"), ("posts_below", 8, 2, "yellow"), ("no_vote", None, None, "blue")]
+
+
+@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt", "s007.txt"])
 def test_own_posts_derive_loadable_rulesets(name: str) -> None:
     rs = validated(derive((DATA / name).read_text("utf-8")))
     assert rs.lurking and rs.vote.target_label
