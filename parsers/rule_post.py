@@ -22,6 +22,7 @@ from .numbers import NUMBER, clock, duration_minutes, fraction, integer, number
 _HEADING_PUNCT = re.compile(r"[，。,:：；;！？!?、“”\"]")
 _SPLIT = re.compile(r"(?<=[。；;！!？?])|\n")
 _NEG = r"(?:不允许|不得|不能|不可以?|禁止|无法|不再|不准|不许|严禁|不予)"
+_CHANGE = r"改票|锁票|封票|锁定投票"  # what a lock before close stops
 _BEFORE_CLOSE = (r"(?:关门|关帖|投票截[止至]|投票结束|白天结束|讨论日?结束|讨论结束|截[止至]|结束)(?:时间)?(?:的)?")
 
 
@@ -236,12 +237,12 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     # the lock before close
     lock_rx = rf"(?:{_BEFORE_CLOSE}(?:前)?(?P<d1>[^，,。；]{{1,12}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)(?:前|内|以内)?|最后(?:的)?(?P<d2>[^，,。；]{{1,10}}?(?:小时|钟头|分钟|刻钟|(?<=\d)\s?(?:h|hr|min)(?![a-z]))半?)(?:内)?)"
     for s, m0 in _find(ss, lock_rx):
-        t = next((c for c in re.split(r"[,，]", s.text) if re.search(lock_rx, c) and "改票" in c), None)
-        if t is None and "改票" in s.text and "加速" not in s.text:
+        t = next((c for c in re.split(r"[,，]", s.text) if re.search(lock_rx, c) and re.search(_CHANGE, c)), None)
+        if t is None and re.search(_CHANGE, s.text) and "加速" not in s.text:
             t = s.text  # 关门前１个小时以内，不允许改票: the time and the ban in two clauses
         if t is None or "加速" in t:
             continue
-        if not re.search(rf"{_NEG}|截[止至]|之前|以前|须在|需在|必须在|停止|不接受|不受理|无效", t):
+        if not re.search(rf"{_NEG}|截[止至]|之前|以前|须在|需在|必须在|停止|不接受|不受理|无效|锁票|封票|锁定", t):
             continue
         m = re.search(lock_rx, t)
         t = s.text
@@ -387,7 +388,7 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
 # ---------------------------------------------------------------- weights and election
 
 def _weights(ss: list[Sentence], r: RuleReading) -> None:
-    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:一)?(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有|可投|能投|可以投)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?|(?P<who3>[^\s，,。；：:（(]{{1,6}}?)的?(?:投票|选票|票)?权重(?:为|是|计为|等于)?(?P<n3>{NUMBER})"
+    rx = rf"(?P<who>[^\s，,。；：:（(]{{1,6}}?)(?:投出)?的(?:一)?(?:票|投票|选票)(?:数)?(?:计为|算作|记为|视为|按|算|计|为|等于)(?P<n>{NUMBER}|一票半)(?:票|倍)|(?P<who2>[^\s，,。；：:（(]{{1,6}}?)(?:拥有|有|持有|可投|能投|可以投)(?P<n2>一票半|{NUMBER}票)(?:的)?(?:投票权|票权)?|(?P<who3>[^\s，,。；：:（(]{{1,6}}?)的?(?:(?:投票|选票|票)?权重|票权)(?:为|是|计为|等于)?(?P<n3>{NUMBER})"
     for s, m in _find(ss, rx):
         raw = m.group("n") or m.group("n2") or m.group("n3")
         who = m.group("who") or m.group("who2") or m.group("who3")
@@ -428,6 +429,13 @@ def _cards(ss: list[Sentence], r: RuleReading) -> None:
             found.append(key)
             if hit[0].text not in cites:
                 cites.append(hit[0].text)
+    for key, ch in _COLOURS:  # 3蓝=1黄: a colour named only in a shorthand merge
+        if key not in found and re.search(rf"\d\s*{ch}\s*(?:=|＝)|(?:=|＝)\s*\d\s*{ch}", "".join(x.text for x in ss)):
+            found.append(key)
+            cite = next(x.text for x in ss if re.search(rf"\d\s*{ch}|{ch}\s*(?:=|＝)", x.text))
+            if cite not in cites:
+                cites.append(cite)
+    found = [k for k, _ in _COLOURS if k in found]
     heads = [s.heading for s in ss if re.fullmatch(r"【?[绿蓝黄红]牌】?", s.heading)]
     heads = list(dict.fromkeys(heads))
     if found and heads:
@@ -589,7 +597,7 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("schedule.length_days", 1, hit[0].text, hit[0].section, "inferred",
                           "a day opens and closes on the same date"))
         else:
-            hit = _first(ss, r"次日\S{0,4}关[帖门]|(?:持续|开放)?(?:到|至)次日|([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1\+1日\S{0,4}关[帖门]")
+            hit = _first(ss, r"次日\S{0,8}关[帖门]|(?:持续|开放)?(?:到|至)次日|([A-Za-z])日\S{0,6}开[帖门]\S{0,4}(?:到|至)\1\+1日\S{0,4}关[帖门]")
             if hit:
                 r.add(Finding("schedule.length_days", 2, hit[0].text, hit[0].section, "inferred",
                               "a day closes on the day after it opens"))
@@ -605,6 +613,10 @@ def _schedule(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, rf"(?:周末|星期六|周六|节假日)\S{{0,12}}(?:延长|顺延|延后|多|加)({NUMBER})(?:个)?(?:天|日)")
     if hit and integer(hit[1].group(1)):
         r.add(Finding("schedule.weekend_extra_days", integer(hit[1].group(1)), hit[0].text, hit[0].section))
+    else:
+        hit = _first(ss, r"周末\S{0,4}(?:不|不会|不再|也不)(?:延长|顺延|延后|加时)")
+        if hit:
+            r.add(Finding("schedule.weekend_extra_days", 0, hit[0].text, hit[0].section))
     hit = _first(ss, r"第一(?:个|天)?(?:讨论日|游戏日|天)\S{0,4}不(?:因|受)周末\S{0,4}延长")
     if hit:
         r.add(Finding("schedule.first_day_extends", False, hit[0].text, hit[0].section))

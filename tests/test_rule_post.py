@@ -356,7 +356,17 @@ def test_s007_written_blind_in_the_004_manner() -> None:
         ("posts_below", 3, 1, "yellow"), ("posts_below", 8, 2, "yellow"), ("no_vote", None, None, "blue")]
 
 
-@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt", "s007.txt"])
+def test_k3_terse_shorthand_written_blind() -> None:
+    r = read_rule_post((DATA / "k3.txt").read_text("utf-8"))
+    v = {k: f.value for k, f in r.fields.items()}
+    assert v["vote.lock_minutes"] == 60                  # 关门前60分钟锁票。
+    assert v["weights.priest"] == 1.5                    # 神父票权1.5。
+    assert v["cards.colors"] == ["blue", "yellow", "red"]  # 3蓝=1黄，3黄=1红
+    assert (v["schedule.length_days"], v["schedule.weekend_extra_days"]) == (2, 0)  # 次日22:00关门，周末不延长
+    assert v["acceleration.threshold"] == "more_than_half"  # 过半存活玩家申请即加速
+
+
+@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt", "s007.txt", "k3.txt"])
 def test_own_posts_derive_loadable_rulesets(name: str) -> None:
     rs = validated(derive((DATA / name).read_text("utf-8")))
     assert rs.lurking and rs.vote.target_label
