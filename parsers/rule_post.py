@@ -275,7 +275,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     if hit:
         r.add(Finding("vote.changes_while_accelerated", False, hit[0].text, hit[0].section))
     else:
-        hit = _first(ss, r"加速\S{0,20}(?:仍然?|依然|也)(?:可以?|允许|能)改票")
+        hit = _first(ss, r"加速\S{0,20}(?:仍然?|依然|也)(?:可以?|允许|能)改票|加速\S{0,12}改票\S{0,2}(?:依然|仍然?|也|照样)(?:有效|可以|允许|算)")
         if hit:
             r.add(Finding("vote.changes_while_accelerated", True, hit[0].text, hit[0].section))
 
@@ -441,7 +441,7 @@ def _cards(ss: list[Sentence], r: RuleReading) -> None:
     if found and heads:
         sec = next(s.section for s in ss if s.heading == heads[0])
         r.add(Finding("cards.colors", found, "".join(heads), sec, "inferred", "the card colours the post defines"))
-    elif found:
+    elif len(found) >= 2:  # one colour named in passing (一张黄牌) is no list of the game's cards
         r.add(Finding("cards.colors", found, " … ".join(cites[:4]), "", "inferred", "the card colours the post names"))
     for lo, hi, key in (("蓝", "黄", "cards.blue_per_yellow"), ("黄", "红", "cards.yellow_per_red")):
         hit = _first(ss, rf"({NUMBER})张[【“\"]?{lo}牌[】”\"]?[^，,。；;\s]{{0,12}}?(?:一|1)张[【“\"]?{hi}牌") \

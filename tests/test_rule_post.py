@@ -366,7 +366,21 @@ def test_k3_terse_shorthand_written_blind() -> None:
     assert v["acceleration.threshold"] == "more_than_half"  # 过半存活玩家申请即加速
 
 
-@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt", "s007.txt", "k3.txt"])
+def test_m95_written_blind() -> None:
+    r = read_rule_post((DATA / "m95.txt").read_text("utf-8"))
+    v = {k: f.value for k, f in r.fields.items()}
+    assert v["vote.max_changes"] == 3 and v["vote.change_reference"] == ["reply", "quote"]
+    assert v["vote.lock_minutes"] == 45 and v["vote.lock_applies_to_proxy"] is True  # 锁票期间不能改票，也不能代投
+    assert v["vote.changes_while_accelerated"] is True   # 执行加速后，改票依然有效。
+    assert (v["acceleration.threshold"], v["acceleration.fraction"]) == ("at_least", 0.75)  # 达到…四分之三
+    assert v["acceleration.cutoff_hours_before_close"] == 5  # 申请在关门前5小时截止。
+    assert v["schedule.day_hours"] == 36 and v["activity.exclude_water"] is True
+    assert "cards.colors" not in r.fields  # 一张黄牌 in passing lists no cards: the base's stay
+    assert [(f.value["kind"], f.value.get("threshold"), f.value.get("days")) for f in r.lurking] == [
+        ("posts_below", 10, 1), ("no_vote", None, None)]
+
+
+@pytest.mark.parametrize("name", ["k12.txt", "q7.txt", "x3.txt", "m90.txt", "s007.txt", "k3.txt", "m95.txt"])
 def test_own_posts_derive_loadable_rulesets(name: str) -> None:
     rs = validated(derive((DATA / name).read_text("utf-8")))
     assert rs.lurking and rs.vote.target_label
