@@ -225,6 +225,8 @@ def to_toml(d: Derived) -> str:
                 for k, v in lr.items():
                     lines.append(f"{_key(k)} = {_toml_value(v)}")
 
+    for f in d.reading.unsupported:
+        lines.append(f"# NOT APPLIED: 「{_one_line(f.sentence)}」 ({f.section}): {f.note}; set it by hand if it matters")
     top = {k: v for k, v in d.data.items() if not isinstance(v, dict)}
     top_tables = {k: v for k, v in d.data.items() if isinstance(v, dict)}
     table("", top)
@@ -271,8 +273,9 @@ def to_json(d: Derived) -> dict[str, Any]:
         else:
             entry.update(source="base", base=d.base)
         lurking.append(entry)
+    unsupported = [{"sentence": f.sentence, "section": f.section, "note": f.note} for f in d.reading.unsupported]
     return {"name": d.data.get("name"), "title": d.data.get("title"), "base": d.base, "fields": fields,
-            "lurking": lurking}
+            "lurking": lurking, "not_applied": unsupported}
 
 
 # ------------------------------------------------------------------------ disagreements

@@ -59,6 +59,7 @@ class RuleReading:
     tag: str = ""
     fields: dict[str, Finding] = field(default_factory=dict)
     lurking: list[Finding] = field(default_factory=list)  # value: a dict in the [[lurking]] shape
+    unsupported: list[Finding] = field(default_factory=list)  # rules read but not expressible as fields
 
     def add(self, f: Finding) -> None:
         self.fields.setdefault(f.field, f)  # the first sentence that settles a field wins
@@ -533,6 +534,10 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
                 threshold = 1
             elif re.search(_MINIMUM, c) and re.search(r"讨论日|每天|每日|当天", c):
                 threshold = integer(re.search(_MINIMUM, c).group(1))
+            if threshold and days > 1 and re.search(r"总数|合计|累计|加起来|总共|共计|总和", c):
+                r.unsupported.append(Finding("lurking", None, t, s.section, "text",
+                                             f"posts summed over {days} days: lurking rules count each day"))
+                continue
             if threshold:
                 rules.append(Finding("lurking", {"kind": "posts_below", "threshold": threshold, "days": days,
                                                  "card": card, "text": _bare(c)}, t, s.section))

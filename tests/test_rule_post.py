@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daoyan.derive import derive, preset_data, validated
+from daoyan.derive import derive, preset_data, to_toml, validated
 from parsers.numbers import clock, cn_int, duration_minutes, fraction, number
 from parsers.rule_post import read_rule_post
 
@@ -477,3 +477,12 @@ def test_bbcode_of_a_copied_post_is_no_obstacle() -> None:
     r = read_rule_post(text)
     assert r.fields["vote.max_changes"].value == 2 and r.fields["vote.max_changes"].section == "投票规则"
     assert r.fields["vote.target_label"].value == "投票对象" and r.tag == "M84"
+
+
+def test_a_rule_the_schema_cannot_hold_is_said_not_applied() -> None:
+    post = "潜水\n（1）单日发言不足五帖判黄牌\n（2）连续两个讨论日发言总数少于十五帖判红牌"
+    r = read_rule_post(post)
+    assert [(f.value["threshold"], f.value["days"]) for f in r.lurking] == [(5, 1)]
+    assert len(r.unsupported) == 1 and "summed" in r.unsupported[0].note
+    text = to_toml(derive(post))
+    assert "# NOT APPLIED: 「（2）连续两个讨论日发言总数少于十五帖判红牌」" in text
