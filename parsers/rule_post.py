@@ -555,6 +555,9 @@ def _lurking(ss: list[Sentence], r: RuleReading) -> None:
                 seen.add(key)
                 chosen.append(f)
     r.lurking = chosen
+    hit = _first(ss, rf"(?:{_NO_VOTE})\S{{0,20}}(?:黑哨|吹哨)\S{{0,6}}(?:除外|不判罚|不受|不算)|(?:黑哨|吹哨)\S{{0,12}}(?:{_NO_VOTE})\S{{0,6}}(?:不判罚|不受|不算|除外)")
+    if hit:
+        r.add(Finding("activity.whistled_exempt_from_no_vote", True, hit[0].text, hit[0].section))
     hit = _first(ss, r"不含(?:纯)?水[帖贴]|(?:纯)?水[帖贴]不(?:计|算|计入|算入)|不计(?:入)?(?:纯)?水[帖贴]|(?:纯)?水[帖贴]除外|水[帖贴]不计入")
     if hit:
         r.add(Finding("activity.exclude_water", True, hit[0].text, hit[0].section))

@@ -141,6 +141,7 @@ SENTENCES = [
     ("神父一人可投1.5票。", "weights.priest", 1.5),
     ("4张蓝牌=1张黄牌", "cards.blue_per_yellow", 4),
     ("每个讨论日为期两天。", "schedule.length_days", 2),
+    ("未投票的角色将获得一张黄牌，但被黑哨的角色除外。", "activity.whistled_exempt_from_no_vote", True),
     ("关门前1小时内禁止改票，代投需在关门1小时前告知导演。", "vote.proxy_vote_lock_minutes", 60),
     ("加速\n申请截止时间为关门前三小时。", "acceleration.cutoff_hours_before_close", 3),
     ("神父的一票算作1.5票。", "weights.priest", 1.5),
