@@ -10,6 +10,7 @@ Jinja's autoescaping, always.
 from __future__ import annotations
 
 import getpass
+import logging
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -33,6 +35,7 @@ from ..store import Store
 from .shaping import day_page, days_list
 
 HERE = Path(__file__).parent
+log = logging.getLogger("daoyan.desk")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"referrer-policy", b"no-referrer"),
@@ -136,7 +139,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
             page = day_page(game, store, day, at, now=game.now(), index=int(i) if i and i.isdigit() else None)
         return render("_day.j2" if fragment else "day.j2", status=status, error=error, notice=notice, **page)
 
-    async def index(request: Request) -> Response:
+    def index_page() -> Response:
         try:
             game, store = load()
             with store:
@@ -146,14 +149,19 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
             return render("error.j2", status=400, message=str(e))
         return render("index.j2", game=game, days=rows)
 
-    async def day_view(request: Request) -> Response:
+    async def index(request: Request) -> Response:
+        return await run_in_threadpool(index_page)
+
+    def day_page_or_error(request: Request) -> Response:
         day = int(request.path_params["day"])
         fragment = request.headers.get("hx-request") == "true" and request.url.path.endswith("/body")
-        at_text = _at_from(request.query_params)
         try:
-            return show_day(request, day, at_text, fragment=fragment)
+            return show_day(request, day, _at_from(request.query_params), fragment=fragment)
         except DaoyanError as e:
             return render("error.j2", status=400, message=str(e))
+
+    async def day_view(request: Request) -> Response:
+        return await run_in_threadpool(day_page_or_error, request)
 
     def act(fn: Callable[[Game, Store, dict[str, str], int], str | None]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -161,6 +169,9 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
             if not _csrf_ok(request, form, cfg):
                 return PlainTextResponse("daoyan desk: this action lacks the page's CSRF token; reload the page\n",
                                          status_code=403)
+            return await run_in_threadpool(perform, request, form)
+
+        def perform(request: Request, form: dict[str, str]) -> Response:
             day = int(request.path_params["day"])
             at_text = _at_from(form)
             htmx = request.headers.get("hx-request") == "true"
@@ -174,6 +185,9 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
                         notice = fn(game, store, form, day) or None
             except DaoyanError as e:
                 error = str(e)
+            except Exception as e:  # a defect must not cost the director the page: say what failed
+                log.exception("desk action failed")
+                error = f"内部错误 internal error ({type(e).__name__}): {e}"
             if not htmx and error is None:
                 q = f"?at={quote(at_text)}" if at_text else ""
                 return RedirectResponse(f"{cfg.base}/day/{day}{q}", status_code=303)

@@ -1,0 +1,217 @@
+"""The review desk over real HTTP (uvicorn on loopback): the token and CSRF guard every request,
+hostile post text stays text, and every action lands in the store where the CLI reads it — so the
+desk and the commands never disagree."""
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from daoyan.cli import cli
+from daoyan.desk import DeskServer
+
+from .desk_support import cli_json, game, scanned, tally  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def desk(game: Path):  # noqa: F811
+    with DeskServer(game, port=0, who="说书人") as s:
+        with httpx.Client(base_url=s.url.rstrip("/"), timeout=20, follow_redirects=False) as c:
+            yield s, c
+
+
+def csrf_of(page: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert m, "no CSRF field on the page"
+    return m.group(1)
+
+
+def post(c: httpx.Client, path: str, page: str, **data: str) -> httpx.Response:
+    return c.post(path, data={"csrf": csrf_of(page), "at": "", **data}, headers={"hx-request": "true"})
+
+
+def desk_tally(page: str) -> dict[str, tuple[float, list[str]]]:
+    soup = BeautifulSoup(page, "html.parser")
+    out = {}
+    for tr in soup.select("#tally tbody tr"):
+        cells = [td.get_text(strip=True) for td in tr.find_all("td")]
+        if len(cells) == 3 and cells[0] != "弃权":
+            out[cells[0]] = (float(cells[1]), [v for v in cells[2].split("、") if v])
+    return out
+
+
+def test_every_request_needs_this_starts_token(desk) -> None:
+    s, c = desk
+    root = f"http://127.0.0.1:{s.port}"
+    for path in ("/", "/day/1", "/static/htmx.min.js", "/" + "x" * len(s.token) + "/", "/" + s.token[:-1] + "/"):
+        r = httpx.get(root + path)
+        assert r.status_code == 403, path
+        assert "daoyan serve" in r.text
+    assert c.get("/").status_code == 200
+    assert c.get("/static/htmx.min.js").status_code == 200
+
+
+def test_a_foreign_host_header_is_refused(desk) -> None:
+    """DNS rebinding: a page of another site resolving its name to 127.0.0.1 sends its own Host."""
+    s, c = desk
+    r = c.get("/", headers={"host": f"evil.example:{s.port}"})
+    assert r.status_code == 403
+
+
+def test_pages_forbid_inline_scripts_and_referrers(desk) -> None:
+    s, c = desk
+    r = c.get("/day/1")
+    assert r.status_code == 200
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp
+    assert r.headers["referrer-policy"] == "no-referrer"
+    soup = BeautifulSoup(r.text, "html.parser")
+    assert all(sc.get("src") and not sc.string for sc in soup.find_all("script"))
+    for a in soup.select("a[target=_blank]"):
+        assert "noreferrer" in a["rel"]
+
+
+def test_actions_without_the_csrf_token_or_from_another_origin_are_refused(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    good = csrf_of(page)
+    for data, headers in (({}, {}), ({"csrf": "wrong"}, {}),
+                          ({"csrf": good}, {"origin": "http://evil.example"}),
+                          ({"csrf": good}, {"sec-fetch-site": "cross-site"})):
+        r = c.post("/day/1/accept", data={"flag": "32-insult", "card": "yellow", **data}, headers=headers)
+        assert r.status_code == 403, (data, headers)
+    flags = cli_json("check", str(game), "--day", "1", "--json")["flags"]
+    assert all(f["state"] == "open" for f in flags)
+    assert c.get("/day/1/accept").status_code == 405  # an action is never a GET
+
+
+def test_accept_dismiss_and_undo_are_what_the_cli_sees(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    r = post(c, "/day/1/accept", page, flag="32-insult", card="yellow")
+    assert r.status_code == 200 and 'id="notice"' in r.text
+    r = post(c, "/day/1/dismiss", r.text, flag="33-font")
+    by_id = {f["id"]: f for f in cli_json("flags", str(game), "--day", "1", "--json")["flags"]}
+    assert (by_id["32-insult"]["state"], by_id["32-insult"]["card"]) == ("accepted", "yellow")
+    assert by_id["33-font"]["state"] == "dismissed"
+    ledger = cli_json("cards", str(game), "--day", "1", "--json")
+    entries = [e for p in ledger["players"] for e in p["entries"] if e["source"] == "flag"]
+    assert [(e["player"], e["card"], e["floor"]) for e in entries] == [("芒种", "yellow", 29)]
+    # the action log: who and when, newest first; undo the acceptance
+    soup = BeautifulSoup(r.text, "html.parser")
+    rows = soup.select("#log tr")
+    assert "说书人" in rows[0].get_text() and "33-font" in rows[0].get_text()
+    accept_id = soup.select("#log tr")[1].select_one("input[name=action]")["value"]
+    r = post(c, "/day/1/undo", r.text, action=accept_id)
+    assert "已撤销" in r.text
+    by_id = {f["id"]: f for f in cli_json("flags", str(game), "--day", "1", "--json")["flags"]}
+    assert by_id["32-insult"]["state"] == "open" and by_id["33-font"]["state"] == "dismissed"
+    assert not [e for p in cli_json("cards", str(game), "--json")["players"] for e in p["entries"]
+                if e["source"] == "flag"]
+    # an undone action cannot be undone twice
+    r = post(c, "/day/1/undo", r.text, action=accept_id)
+    assert 'id="error"' in r.text and "already undone" in r.text
+
+
+def test_an_event_recorded_at_the_desk_changes_the_cli_count(desk, game: Path) -> None:  # noqa: F811
+    """霜降 goes out at 12:00 on the closing day: the ballot he cast at 16:00 no longer counts."""
+    s, c = desk
+    before = cli_json("votes", str(game), "--day", "1", "--json")
+    assert "白露" in tally(before)
+    page = c.get("/day/1").text
+    assert desk_tally(page) == tally(before)
+    r = post(c, "/day/1/event", page, kind="out", player="霜降", when="2026-11-11T12:00", reason="夜里出局")
+    assert 'id="notice"' in r.text, r.text[:500]
+    after = cli_json("votes", str(game), "--day", "1", "--json")
+    assert "白露" not in tally(after)
+    assert desk_tally(r.text) == tally(after)
+    assert any(p["code"] == "voter_out" for b in after["ballots"] if b["voter"] == "霜降" for p in b["problems"])
+    # a hand-given card, seen by `cards`
+    r = post(c, "/day/1/card", r.text, player="大寒", card="blue", rule="M84 违规判定 2(3)", reason="私下辱骂")
+    ledger = cli_json("cards", str(game), "--day", "1", "--json")
+    assert any(e["reason"] == "私下辱骂" and e["card"] == "blue" for p in ledger["players"] if p["player"] == "大寒"
+               for e in p["entries"])
+
+
+def test_bad_input_is_one_message_not_a_crash(desk) -> None:
+    s, c = desk
+    page = c.get("/day/1").text
+    for path, data in (("/day/1/event", {"kind": "out", "player": "路人"}),
+                       ("/day/1/event", {"kind": "nonsense", "player": "青梅"}),
+                       ("/day/1/event", {"kind": "out", "player": "青梅", "when": "2026-11-20T10:00"}),
+                       ("/day/1/card", {"player": "青梅", "card": "purple", "rule": "x"}),
+                       ("/day/1/accept", {"flag": "no-such-flag", "card": "blue"}),
+                       ("/day/1/undo", {"action": "999"})):
+        r = post(c, path, page, **data)
+        assert r.status_code == 200 and 'id="error"' in r.text, (path, data)
+    assert c.get("/day/9").status_code == 400
+
+
+def test_the_slider_count_is_votes_at(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    soup = BeautifulSoup(page, "html.parser")
+    stops = [li.get_text() for li in soup.select("#moment-stops li")]
+    assert len(stops) > 4
+    for i in (1, 3, len(stops) - 2):
+        r = c.get(f"/day/1/body?i={i}", headers={"hx-request": "true"})
+        at = BeautifulSoup(r.text, "html.parser").select_one("#day")["data-at"]
+        want = cli_json("votes", str(game), "--day", "1", "--at", at, "--json")
+        assert desk_tally(r.text) == tally(want), (i, at)
+
+
+def test_hostile_post_text_is_escaped(desk) -> None:
+    """The posts of test_hostile_content: scripts, event handlers, BBCode tricks, RTL marks."""
+    s, c = desk
+    page = c.get("/day/2").text
+    soup = BeautifulSoup(page, "html.parser")
+    assert "alert(" in soup.get_text()  # the hostile words are there, as text
+    assert len(soup.find_all("script")) == 2 and not soup.find_all(["iframe", "img"])
+    for tag in soup.find_all(True):
+        assert not [a for a in tag.attrs if a.startswith("on")], tag
+        for a in ("href", "src", "action"):
+            assert not str(tag.get(a, "")).lower().startswith("javascript"), tag
+    assert "<script>alert" not in page and "&lt;script&gt;" in page
+    preview = soup.select_one("#announcement-preview")
+    assert not preview.find_all("a", href=re.compile("javascript", re.I))
+
+
+def test_rescan_is_logged(desk) -> None:
+    s, c = desk
+    r = post(c, "/day/2/rescan", c.get("/day/2").text)
+    assert 'id="notice"' in r.text and "重新扫描" in r.text
+    assert "rescan" in BeautifulSoup(r.text, "html.parser").select_one("#log").get_text()
+
+
+def test_serve_says_where_it_listens_and_serves(game: Path) -> None:  # noqa: F811
+    proc = subprocess.Popen([sys.executable, "-m", "daoyan.cli", "serve", str(game), "--port", "0", "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+        url_line = proc.stdout.readline()
+        assert "127.0.0.1" in first and "loopback" in first
+        url = url_line.split("open:", 1)[1].strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/[\w-]{20,}/", url)
+        assert httpx.get(url, timeout=20).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_serve_refuses_a_busy_port_and_a_broken_game_file(game: Path, tmp_path: Path) -> None:  # noqa: F811
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        r = CliRunner().invoke(cli, ["serve", str(game), "--port", str(busy.getsockname()[1]), "--no-browser"])
+    assert r.exit_code == 2 and "try another --port" in r.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[game\n", "utf-8")
+    r = CliRunner().invoke(cli, ["serve", str(bad), "--no-browser"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
