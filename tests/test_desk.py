@@ -215,3 +215,40 @@ def test_serve_refuses_a_busy_port_and_a_broken_game_file(game: Path, tmp_path: 
     bad.write_text("[game\n", "utf-8")
     r = CliRunner().invoke(cli, ["serve", str(bad), "--no-browser"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_the_desks_announcement_links_each_voters_floor(desk, game: Path) -> None:  # noqa: F811
+    """The same announcement as `report` writes, each counted voter's floor a findpost link."""
+    s, c = desk
+    soup = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    text = soup.select_one("#announcement-bbcode").get_text()
+    votes = cli_json("votes", str(game), "--day", "1", "--json")
+    in_tally = {v for t in votes["tally"] for v in t["voters"]}
+    counted = [b for b in votes["ballots"] if b["counted"] and b["source"] == "thread" and b["voter"] in in_tally]
+    assert counted
+    for b in counted:
+        assert (f"[url=http://127.0.0.1:{_forum_port(game)}/forum.php?mod=redirect&goto=findpost&ptid=22&pid={b['pid']}]"
+                f"#{b['floor']}[/url]") in text
+    links = [a["href"] for a in soup.select("#announcement-preview a")]
+    assert len(links) == len(counted) and all("goto=findpost&ptid=22&pid=" in h for h in links)
+    # without the links it is, character for character, the file `report` writes
+    r = CliRunner().invoke(cli, ["report", str(game), "--day", "1", "--out", str(game.parent / "out")])
+    assert r.exit_code == 0, r.output
+    written = (game.parent / "out" / "day1.bbcode.txt").read_text("utf-8")
+    assert re.sub(r"\[url=[^\]]*\](#\d+)\[/url\]", r"\1", text.replace("\r\n", "\n")).split("\n")[2:] == \
+        written.split("\n")[2:]
+
+
+def _forum_port(game: Path) -> int:
+    return int(re.search(r'base_url = "http://127\.0\.0\.1:(\d+)/"', game.read_text("utf-8")).group(1))
+
+
+@pytest.mark.parametrize("base", ["http://bbs.example/]x[/", "javascript:alert(1)//", 'http://a"b/'])
+def test_a_strange_forum_root_gives_no_links(base: str) -> None:
+    import json
+
+    from reports import render_bbcode
+
+    a = json.loads((Path(__file__).parent / "golden" / "day1.analysis.json").read_text("utf-8"))
+    a["game"]["base_url"] = base
+    assert render_bbcode(a, floor_links=True) == render_bbcode(a)

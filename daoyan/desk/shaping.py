@@ -117,7 +117,7 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
     index = max((i for i, m in enumerate(stops) if m.at <= chosen), default=0)
     remind_at = min(max(at or now, d.opens), d.closes)
     r = (a if at is not None and remind_at == a.at else analyze_day(game, store, day, remind_at, flags=False)).reminder()
-    announcement = render_bbcode(data)
+    announcement = render_bbcode(data, floor_links=True)
     reminder = reminder_bbcode(r, escape_bbcode)
     return {
         "game": game, "day": d, "analysis": a, "data": data, "votes": votes,
