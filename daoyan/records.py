@@ -102,7 +102,8 @@ def decide(store: Store, game: Game, flag: dict[str, Any], state: str, card: str
         words = {"accepted": f"accepted ({card})", "dismissed": "dismissed", "open": "reopened"}[state]
         return _log(store, who, "flag", int(flag["day"]), f"flag {flag['id']} {words}: {flag.get('author')} "
                     f"#{flag.get('floor')} {flag.get('category')}",
-                    {"kind": "decision", "flag_id": flag["id"], "prev": list(prev) if prev else None})
+                    {"kind": "decision", "flag_id": flag["id"], "prev": list(prev) if prev else None,
+                     "set": [state, card, note]})
 
 
 def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule: str, reason: str, who: str,
@@ -163,6 +164,10 @@ def undo(store: Store, action_id: int, who: str) -> str:
     if not spec:
         raise DaoyanError(f"action {action_id} ({summary}) cannot be undone")
     u = json.loads(spec)
+    if u["kind"] == "decision":
+        now = store.db.execute("select state, card, note from decisions where flag_id=?", [u["flag_id"]]).fetchone()
+        if now is None or list(now) != u["set"]:
+            raise DaoyanError(f"flag {u['flag_id']} was decided again since this action; decide it anew instead")
     with store.transaction():
         if u["kind"] == "decision":
             store.db.execute("delete from decisions where flag_id=?", [u["flag_id"]])

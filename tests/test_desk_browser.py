@@ -45,7 +45,7 @@ def desk(game: Path, browser):  # noqa: F811
         ctx.close()
 
 
-def shot(page, name: str, selector: str | None = None) -> None:
+def shot(page, name: str, selector: str | None = None, height: int = 800) -> None:
     """One screenful, with `selector` scrolled to its top."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -53,7 +53,7 @@ def shot(page, name: str, selector: str | None = None) -> None:
             page.locator(selector).evaluate("e => e.scrollIntoView({block: 'start'})")
         else:
             page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), clip={"x": 0, "y": 0, "width": 1280, "height": height})
 
 
 def settle(page, notice: str) -> None:
@@ -64,7 +64,7 @@ def settle(page, notice: str) -> None:
 def test_a_day_reviewed_in_the_browser(desk, game: Path) -> None:  # noqa: F811
     s, page, trouble = desk
     page.goto(s.url)
-    shot(page, "desk-days")
+    shot(page, "desk-days", height=260)
     page.get_by_role("link", name="打开第1天").click()
     page.locator("#tally").wait_for()
     before = cli_json("votes", str(game), "--day", "1", "--json")

@@ -23,6 +23,7 @@ from .preview import bbcode_to_html
 
 CARD_ZH = {"green": "绿牌", "blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
 STATE_ZH = {"open": "待复核", "accepted": "已采纳", "dismissed": "已驳回"}
+THREAD_ZH = {"discussion": "讨论帖", "vote": "投票帖", "progress": "进程帖", "election": "推举帖"}
 EVENT_ZH = {"out": "出局", "priest": "神父", "whistled": "黑哨", "unwhistled": "解除黑哨", "accelerated": "加速",
             "delayed": "延时", "excused": "免投", "survives": "存活"}
 
@@ -129,7 +130,8 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
         "reminder_html": bbcode_to_html(reminder),
         "announcement": announcement, "announcement_html": bbcode_to_html(announcement),
         "colors": list(game.ruleset.cards.colors), "event_kinds": list(EVENT_KINDS),
-        "actions": _local_actions(actions(store), game), "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
+        "actions": _local_actions(actions(store), game), "thread_zh": THREAD_ZH,
+        "live": d.opens <= now < d.closes, "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
     }
 
 
