@@ -19,7 +19,8 @@ from engine.state import DayState, out_during, state_at
 from engine.votes import VoteCount, count_votes
 from parsers.models import Post
 
-from .gamefile import Game, normalize_name
+from gamedef.gamefile import Game
+from gamedef.names import normalize_name
 from .store import Store
 
 

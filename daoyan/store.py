@@ -20,7 +20,7 @@ import sqlite_utils
 
 from parsers.models import Post, ThreadPage
 
-from .errors import StoreError
+from gamedef.errors import StoreError
 
 SCHEMA_VERSION = 1
 

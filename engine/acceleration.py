@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day, normalize_name
-from daoyan.ruleset import AccelerationRules, Ruleset
+from gamedef.gamefile import Day
+from gamedef.names import normalize_name
+from gamedef.ruleset import AccelerationRules, Ruleset
 from parsers.models import Post
 
 from .state import DayState

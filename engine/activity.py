@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from daoyan.gamefile import Day, normalize_name
-from daoyan.ruleset import Ruleset
+from gamedef.gamefile import Day
+from gamedef.names import normalize_name
+from gamedef.ruleset import Ruleset
 from moderation.water import is_water
 from parsers.models import Post
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from daoyan.ruleset import Ruleset
+from gamedef.ruleset import Ruleset
 
 SOURCES = ("lurking", "flag", "manual")
 
@@ -183,6 +183,6 @@ def entries_from_penalties(penalties: Iterable[Any]) -> list[CardEntry]:
 
 
 def entry_from_manual(card: Any, ruleset: Ruleset) -> CardEntry:
-    """A `[[card]]` of the game file (`daoyan.gamefile.ManualCard`) as a ledger entry."""
+    """A `[[card]]` of the game file (`gamedef.gamefile.ManualCard`) as a ledger entry."""
     return CardEntry(player=card.player, card=card.card, day=card.day, rule=ruleset.citation(card.rule),
                      reason=card.reason, source="manual", pid=card.pid)

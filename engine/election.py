@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day
-from daoyan.ruleset import Ruleset
+from gamedef.gamefile import Day
+from gamedef.ruleset import Ruleset
 from parsers.models import Post
 
 from .state import DayState

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from daoyan.ruleset import LurkingRule, Ruleset
+from gamedef.ruleset import LurkingRule, Ruleset
 
 from .activity import DayActivity
 

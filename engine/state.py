@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from daoyan.gamefile import Game
+from gamedef.gamefile import Game
 
 
 @dataclass(frozen=True)

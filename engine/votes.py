@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day, ProxyVote, lock_start
-from daoyan.ruleset import Ruleset, VoteRules
+from gamedef.gamefile import Day, ProxyVote, lock_start
+from gamedef.ruleset import Ruleset, VoteRules
 from parsers.ballot import ParsedBallot, Problem, parse_ballot
 from parsers.models import Post
 

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from daoyan.gamefile import normalize_name
-from daoyan.ruleset import VoteRules
+from gamedef.names import normalize_name
+from gamedef.ruleset import VoteRules
 
 from .models import Post
 

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from selectolax.lexbor import LexborHTMLParser as HTMLParser, LexborNode as Node
 
-from daoyan.errors import LoginRequired, PageFormatError, ThreadMissing
+from gamedef.errors import LoginRequired, PageFormatError, ThreadMissing
 
 from .models import EditMark, Post, Quote, ReplyRef, ThreadPage
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from daoyan.cli import cli
 from daoyan.demo import DemoForum
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 
 from .reliability_support import NOW, fast_game

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from daoyan.errors import LoginRequired, PageFormatError, ThreadMissing
+from gamedef.errors import LoginRequired, PageFormatError, ThreadMissing
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from scraper.charset import decode, detect_charset
 

@@ -6,7 +6,7 @@ import webbrowser
 
 import click
 
-from ..gamefile import load_game
+from gamedef.gamefile import load_game
 
 
 @click.command("serve")

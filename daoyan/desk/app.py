@@ -29,8 +29,8 @@ from starlette.staticfiles import StaticFiles
 from .. import records
 from ..analysis import day_flags
 from ..commands._common import parse_at
-from ..errors import DaoyanError
-from ..gamefile import Game, load_game
+from gamedef.errors import DaoyanError
+from gamedef.gamefile import Game, load_game
 from ..store import Store
 from .shaping import day_page, days_list
 

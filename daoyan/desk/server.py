@@ -10,7 +10,7 @@ from typing import Any
 
 import uvicorn
 
-from ..errors import DaoyanError
+from gamedef.errors import DaoyanError
 from .app import create_app
 
 

@@ -15,7 +15,7 @@ from reports._text import findpost_url, safe_base
 
 from ..analysis import DayAnalysis, analyze_day
 from ..bbcode import escape_bbcode
-from ..gamefile import EVENT_KINDS, Game
+from gamedef.gamefile import EVENT_KINDS, Game
 from ..records import actions
 from ..reporting import day_dict
 from ..store import Store, sync_cards

@@ -10,7 +10,6 @@ import math
 import os
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import GameFileError, RulesetError
+from .names import normalize_name
 from .ruleset import Ruleset, load_ruleset
 
 EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused")
@@ -151,11 +151,6 @@ class Game:
             raise GameFileError(str(self.path), "forum.login",
                                 f"environment variable(s) {', '.join(missing)} not set (the login needs them)")
         return user, pw
-
-
-def normalize_name(name: str) -> str:
-    """A player's name as compared: NFKC (full-width letters), no spaces, case-folded."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name)).casefold()
 
 
 _KNOWN = {

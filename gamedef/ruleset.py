@@ -2,7 +2,7 @@
 
 Every difference between games (change-vote form, lock window, weights, lurking thresholds, water
 posts, card escalation, when a red card resolves) is a field here; code reads fields and never
-asks which game it is. Presets live in `daoyan/rulesets/*.toml`, each field commented with the
+asks which game it is. Presets live in `gamedef/rulesets/*.toml`, each field commented with the
 rule it encodes; a game file may name a preset or a path to a TOML of the same shape.
 """
 from __future__ import annotations
@@ -218,7 +218,7 @@ def load_ruleset(spec: str, base: Path | None = None) -> Ruleset:
     """A preset by name (`m84`, `004`) or a ruleset TOML by path (relative to `base`)."""
     key = spec.strip().lower()
     if key in PRESETS:
-        text = resources.files("daoyan.rulesets").joinpath(f"{key}.toml").read_text("utf-8")
+        text = resources.files("gamedef.rulesets").joinpath(f"{key}.toml").read_text("utf-8")
         return parse_ruleset(text, f"preset {key}")
     path = Path(spec)
     if base is not None and not path.is_absolute():
