@@ -274,3 +274,17 @@ def test_without_javascript_an_action_redirects_back_to_the_day(desk, game: Path
     assert r.status_code == 303 and r.headers["location"] == f"/{s.token}/day/1"
     assert {f["id"]: f["state"] for f in cli_json("flags", str(game), "--day", "1", "--json")["flags"]}["32-insult"] \
         == "dismissed"
+
+
+def test_serve_needs_a_scanned_store(game: Path) -> None:  # noqa: F811
+    game.with_name("game.sqlite").unlink()
+    r = CliRunner().invoke(cli, ["serve", str(game), "--no-browser", "--port", "0"])
+    assert r.exit_code == 2 and "daoyan scan" in r.output
+
+
+@pytest.mark.parametrize("host, loop", [("127.0.0.1", True), ("127.3.4.5", True), ("localhost", True), ("::1", True),
+                                        ("0.0.0.0", False), ("192.168.1.5", False), ("desk.example", False)])
+def test_only_loopback_counts_as_this_machine(host: str, loop: bool) -> None:
+    from daoyan.desk.server import is_loopback
+
+    assert is_loopback(host) is loop

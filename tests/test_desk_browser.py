@@ -40,6 +40,7 @@ def desk(game: Path, browser):  # noqa: F811
         trouble: list[str] = []
         page.on("dialog", lambda d: (trouble.append("dialog: " + d.message), d.dismiss()))
         page.on("pageerror", lambda e: trouble.append(f"page error: {e}"))
+        page.on("console", lambda m: trouble.append(f"console: {m.text}") if m.type == "error" else None)
         page.on("request", lambda r: None if r.url.startswith(origin) else trouble.append("left the desk: " + r.url))
         yield s, page, trouble
         ctx.close()

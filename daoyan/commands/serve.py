@@ -6,6 +6,7 @@ import webbrowser
 
 import click
 
+from gamedef.errors import StoreError
 from gamedef.gamefile import load_game
 
 
@@ -20,7 +21,9 @@ def command(game: str, port: int, host: str, no_browser: bool, who: str | None) 
     """Review a day in the browser: count, flags, cards, events, announcement — saved in the store."""
     from ..desk.server import DeskServer, is_loopback
 
-    load_game(game)  # a broken game file is one clear message before anything listens
+    g = load_game(game)  # a broken game file is one clear message before anything listens
+    if not g.store_path.exists():
+        raise StoreError(f"{g.store_path}: no store yet; run `daoyan scan {game}` first")
     desk = DeskServer(game, host=host, port=port, who=who)
     where = ("only this machine can connect (loopback)" if is_loopback(host)
              else "WARNING: other machines can connect; anyone with the address (it holds the token) can act")
