@@ -12,9 +12,10 @@ import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
+from gamedef.errors import DaoyanError
 from gamedef.gamefile import EVENT_KINDS, Event, Game, ManualCard
 from gamedef.names import normalize_name
-from gamedef.errors import DaoyanError
+
 from .store import Store, decide_flag
 
 _TABLES = ("director_events", "director_cards", "desk_actions")

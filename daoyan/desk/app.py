@@ -26,11 +26,12 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from gamedef.errors import DaoyanError
+from gamedef.gamefile import Game
+
 from .. import records
 from ..analysis import day_flags
-from ..commands._common import parse_at
-from gamedef.errors import DaoyanError
-from gamedef.gamefile import Game, load_game
+from ..commands._common import open_game, parse_at
 from ..store import Store
 from .shaping import day_page, days_list
 
@@ -112,11 +113,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
     env = _env()
 
     def load() -> tuple[Game, Store]:
-        game = load_game(cfg.game_path)
-        if not game.store_path.exists():
-            raise DaoyanError(f"{game.store_path}: no store yet; run `daoyan scan {cfg.game_path}` first")
-        store = Store(game.store_path)
-        return records.with_records(game, store), store
+        return open_game(str(cfg.game_path))  # as every command opens it: the store's records merged in
 
     def who_am_i(game: Game) -> str:
         if not cfg.who:

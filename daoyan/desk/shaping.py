@@ -10,12 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from engine.remind import reminder_bbcode
+from gamedef.gamefile import EVENT_KINDS, Game
 from reports import render_bbcode
 from reports._text import findpost_url, safe_base
 
 from ..analysis import DayAnalysis, analyze_day
 from ..bbcode import escape_bbcode
-from gamedef.gamefile import EVENT_KINDS, Game
 from ..records import actions
 from ..reporting import day_dict
 from ..store import Store, sync_cards
