@@ -181,6 +181,10 @@ def test_hostile_post_text_is_escaped(desk) -> None:
     assert "<script>alert" not in page and "&lt;script&gt;" in page
     preview = soup.select_one("#announcement-preview")
     assert not preview.find_all("a", href=re.compile("javascript", re.I))
+    # the right-to-left override and the zero-width space of the insult are shown, not obeyed
+    post = next(p for p in soup.select("#flags blockquote.post") if "你是不是" in p.get_text())
+    assert "\u202e" not in post.get_text() and "\u200b" not in post.get_text()
+    assert {m.get_text() for m in post.select(".ctl")} >= {"U+202E", "U+200B"}
 
 
 def test_rescan_is_logged(desk) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 import logging
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -100,8 +102,24 @@ def _env() -> Environment:
     env.filters["hms"] = lambda t: t.strftime("%m-%d %H:%M:%S") if t else ""
     env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, (int, float)) else x
     env.filters["iso"] = lambda t: t.isoformat(timespec="seconds") if t else ""
-    env.filters["local"] = lambda s: s[5:16].replace("T", " ") if isinstance(s, str) else ""
+    env.filters["visible"] = visible
     return env
+
+
+_CONTROLS = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def visible(text: object) -> Markup:
+    """Post text, escaped, with its invisible and direction-changing characters shown as marks:
+    they cannot reorder the page, and the director sees the trick as evidence."""
+    s = "" if text is None else str(text)
+    out, pos = [], 0
+    for m in _CONTROLS.finditer(s):
+        out.append(str(escape(s[pos:m.start()])))
+        out.append(f'<span class="ctl" title="invisible character">U+{ord(m.group()):04X}</span>')
+        pos = m.end()
+    out.append(str(escape(s[pos:])))
+    return Markup("".join(out))
 
 
 def create_app(game_path: str | Path, *, token: str | None = None, who: str | None = None,
