@@ -292,3 +292,21 @@ def test_only_loopback_counts_as_this_machine(host: str, loop: bool) -> None:
     from daoyan.desk.server import is_loopback
 
     assert is_loopback(host) is loop
+
+
+def test_a_game_file_broken_while_serving_is_one_message(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    game.write_text(game.read_text("utf-8") + "\n[[day]\n", "utf-8")
+    r = c.get("/day/1")
+    assert r.status_code == 400 and "game.toml" in r.text and "Traceback" not in r.text
+    r = post(c, "/day/1/dismiss", page, flag="32-insult")
+    assert r.status_code == 400 and "game.toml" in r.text and "Traceback" not in r.text
+
+
+def test_the_days_list_shows_each_days_outcome(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    text = BeautifulSoup(c.get("/").text, "html.parser").select_one("table.days").get_text()
+    for day in (1, 2):
+        out = cli_json("votes", str(game), "--day", str(day), "--json")["outcome"]["out"]
+        assert f"{out} 出局" in text

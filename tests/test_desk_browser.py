@@ -139,3 +139,14 @@ def test_hostile_posts_run_nothing(desk) -> None:
     page.locator("#flags article").first.get_by_role("button", name="驳回").click()
     settle(page, "已驳回")
     assert trouble == []
+
+
+def test_an_error_reaches_the_page(desk, game: Path) -> None:  # noqa: F811
+    """A game file broken while the desk runs: the click answers with the message, on the page."""
+    s, page, trouble = desk
+    page.goto(s.url + "day/1")
+    page.locator("#flags").wait_for()
+    game.write_text(game.read_text("utf-8") + "\n[[day]\n", "utf-8")
+    page.locator("#flag-32-insult").get_by_role("button", name="驳回").click()
+    page.locator("#error", has_text="game.toml").wait_for()
+    assert [t for t in trouble if "400" not in t] == []

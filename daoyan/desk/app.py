@@ -173,7 +173,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         try:
             return show_day(request, day, _at_from(request.query_params), fragment=fragment)
         except DaoyanError as e:
-            return render("error.j2", status=400, message=str(e))
+            return render("_error.j2" if fragment else "error.j2", status=400, message=str(e))
 
     async def day_view(request: Request) -> Response:
         return await run_in_threadpool(day_page_or_error, request)
@@ -210,7 +210,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
                 return show_day(request, day, at_text, fragment=htmx, error=error, notice=notice,
                                 status=200 if htmx or error is None else 400)
             except DaoyanError as e:
-                return render("error.j2", status=400, message=str(e))
+                return render("_error.j2" if htmx else "error.j2", status=400, message=str(e))
         return endpoint
 
     def find_flag(game: Game, store: Store, day: int, fid: str) -> dict[str, Any]:

@@ -142,12 +142,13 @@ def _local_actions(rows: list[dict[str, Any]], game: Game) -> list[dict[str, Any
 
 
 def days_list(game: Game, store: Store, now: datetime) -> list[dict[str, Any]]:
-    from ..analysis import day_flags
-
+    """Each day with its state, its outcome so far and how many flags still wait for review."""
     out = []
     for d in game.days:
-        flags = day_flags(game, store, d.number)
+        a = analyze_day(game, store, d.number)
         status = "未开门" if now < d.opens else ("进行中" if now < d.closes else "已关门")
-        out.append({"day": d, "status": status, "flags": len(flags),
-                    "open_flags": sum(1 for f in flags if f["state"] == "open")})
+        o = a.votes.to_json().get("outcome") or {}
+        result = o.get("out") and f"{o['out']} 出局" or (o.get("tie") and "平票：" + "、".join(o["tie"])) or "—"
+        out.append({"day": d, "status": status, "result": result, "flags": len(a.flags),
+                    "open_flags": sum(1 for f in a.flags if f["state"] == "open")})
     return out
