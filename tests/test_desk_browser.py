@@ -87,11 +87,15 @@ def test_a_day_reviewed_in_the_browser(desk, game: Path) -> None:  # noqa: F811
     settle(page, "已采纳")
     assert "已采纳 · 黄牌" in page.locator("#flag-32-insult .state").inner_text()
     assert "芒种" in page.locator("#ledger").inner_text()
+    page.locator("#flag-33-font input[name=note]").fill("作者的签名档，不算发言")
     page.locator("#flag-33-font").get_by_role("button", name="驳回").click()
     settle(page, "已驳回")
     assert "已驳回" in page.locator("#flag-33-font .state").inner_text()
+    assert "作者的签名档" in page.locator("#flag-33-font").inner_text()
     states = {f["id"]: f["state"] for f in cli_json("flags", str(game), "--day", "1", "--json")["flags"]}
     assert states["32-insult"] == "accepted" and states["33-font"] == "dismissed"
+    notes = {f["id"]: f["note"] for f in cli_json("flags", str(game), "--day", "1", "--json")["flags"]}
+    assert notes["33-font"] == "作者的签名档，不算发言" and notes["32-insult"] is None
 
     # undo the dismissal from the action log
     page.locator("#log tr").first.get_by_role("button", name="撤销").click()
