@@ -54,7 +54,8 @@ def shot(page, name: str, selector: str | None = None, height: int = 800) -> Non
             page.locator(selector).evaluate("e => e.scrollIntoView({block: 'start'})")
         else:
             page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), clip={"x": 0, "y": 0, "width": 1280, "height": height})
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), clip={"x": 0, "y": 0, "width": 1280, "height": height},
+                        caret="initial")  # hiding the caret injects a style the CSP refuses
 
 
 def settle(page, notice: str) -> None:
