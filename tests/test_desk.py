@@ -310,3 +310,23 @@ def test_the_days_list_shows_each_days_outcome(desk, game: Path) -> None:  # noq
     for day in (1, 2):
         out = cli_json("votes", str(game), "--day", str(day), "--json")["outcome"]["out"]
         assert f"{out} 出局" in text
+
+
+def test_watch_and_report_see_the_desks_event(game: Path) -> None:  # noqa: F811
+    """One merge for every reader: an event recorded in the store changes what `watch` writes."""
+    import json
+
+    from gamedef.gamefile import load_game
+
+    from daoyan import records
+    from daoyan.store import Store
+
+    g = load_game(game)
+    with Store(g.store_path) as store:
+        records.add_event(store, g, day=1, kind="out", player="霜降", at=g.day(1).opens.replace(day=11, hour=12),
+                          reason="", who="test")
+    r = CliRunner().invoke(cli, ["watch", str(game), "--day", "1", "--rounds", "1", "--out", str(game.parent / "w")])
+    assert r.exit_code == 0, r.output
+    written = json.loads((game.parent / "w" / "day1.json").read_text("utf-8"))
+    assert "白露" not in {t["target"] for t in written["votes"]["tally"]}
+    assert tally(written["votes"]) == tally(cli_json("votes", str(game), "--day", "1", "--json"))
