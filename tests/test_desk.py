@@ -330,3 +330,19 @@ def test_watch_and_report_see_the_desks_event(game: Path) -> None:  # noqa: F811
     written = json.loads((game.parent / "w" / "day1.json").read_text("utf-8"))
     assert "白露" not in {t["target"] for t in written["votes"]["tally"]}
     assert tally(written["votes"]) == tally(cli_json("votes", str(game), "--day", "1", "--json"))
+
+
+def test_the_stores_card_table_follows_the_desk(desk, game: Path) -> None:  # noqa: F811
+    """For those who open the store in Datasette: after an action `cards` holds the whole game's ledger."""
+    import sqlite3
+
+    s, c = desk
+    post(c, "/day/1/card", c.get("/day/1").text, player="青梅", card="red", rule="M84 违规判定 8(1)", reason="手动")
+    con = sqlite3.connect(game.with_name("game.sqlite"))
+    try:
+        rows = con.execute("select player, card, day, source from cards").fetchall()
+    finally:
+        con.close()
+    ledger = cli_json("cards", str(game), "--json")
+    want = sorted((e["player"], e["card"], e["day"], e["source"]) for p in ledger["players"] for e in p["entries"])
+    assert sorted(rows) == want and ("青梅", "red", 1, "manual") in rows and any(r[2] == 2 for r in rows)

@@ -123,6 +123,9 @@ def test_a_day_reviewed_in_the_browser(desk, game: Path) -> None:  # noqa: F811
     page.get_by_role("button", name="复制公示 BBCode").click()
     page.get_by_role("button", name="已复制 ✓").wait_for()
     assert page.evaluate("navigator.clipboard.readText()") == new_announcement
+    page.get_by_role("button", name="复制提醒 BBCode").click()
+    reminder = page.evaluate("navigator.clipboard.readText()")
+    assert reminder == page.locator("#reminder-bbcode").input_value() and "第1天 提醒" in reminder
 
     # the time slider: the count as of an earlier ballot, the same as `votes --at`
     slider = page.locator("#moment")

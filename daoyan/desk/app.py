@@ -35,7 +35,7 @@ from .. import records
 from ..analysis import day_flags
 from ..commands._common import open_game, parse_at
 from ..store import Store
-from .shaping import day_page, days_list
+from .shaping import day_page, days_list, sync_ledger
 
 HERE = Path(__file__).parent
 log = logging.getLogger("daoyan.desk")
@@ -198,6 +198,9 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
                         who_am_i(game)
                         game.day(day)
                         notice = fn(game, store, form, day) or None
+                    game, store = load()  # the records as they are now
+                    with store:
+                        sync_ledger(game, store)
             except DaoyanError as e:
                 error = str(e)
             except Exception as e:  # a defect must not cost the director the page: say what failed

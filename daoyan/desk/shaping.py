@@ -19,6 +19,11 @@ from ..bbcode import escape_bbcode
 from ..records import actions
 from ..reporting import day_dict
 from ..store import Store, sync_cards
+
+
+def sync_ledger(game: Game, store: Store) -> None:
+    """The store's `cards` table after an action: the whole game's ledger, as `daoyan cards` writes it."""
+    sync_cards(store, analyze_day(game, store, game.days[-1].number, flags=False).card_entries)
 from .preview import bbcode_to_html
 
 CARD_ZH = {"green": "绿牌", "blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
@@ -108,7 +113,6 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
         index = max(0, min(index, len(stops) - 1))
         at = None if index == len(stops) - 1 else stops[index].at
     a = full if at is None else analyze_day(game, store, day, at)
-    sync_cards(store, full.card_entries)  # as `cards` and `report` do: the store's ledger follows the desk
     data = day_dict(a)
     votes = data["votes"]
     base = safe_base(game.forum.base_url)
