@@ -121,9 +121,10 @@ def test_a_day_reviewed_in_the_browser(desk, game: Path) -> None:  # noqa: F811
 
     # copy the announcement with one click: the clipboard holds exactly the BBCode shown
     page.get_by_role("button", name="复制公示 BBCode").click()
-    page.get_by_role("button", name="已复制 ✓").wait_for()
+    page.locator("#announcement button.copy.done").wait_for()
     assert page.evaluate("navigator.clipboard.readText()") == new_announcement
     page.get_by_role("button", name="复制提醒 BBCode").click()
+    page.locator("#remind button.copy.done").wait_for()
     reminder = page.evaluate("navigator.clipboard.readText()")
     assert reminder == page.locator("#reminder-bbcode").input_value() and "第1天 提醒" in reminder
 
