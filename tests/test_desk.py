@@ -346,3 +346,23 @@ def test_the_stores_card_table_follows_the_desk(desk, game: Path) -> None:  # no
     ledger = cli_json("cards", str(game), "--json")
     want = sorted((e["player"], e["card"], e["day"], e["source"]) for p in ledger["players"] for e in p["entries"])
     assert sorted(rows) == want and ("青梅", "red", 1, "manual") in rows and any(r[2] == 2 for r in rows)
+
+
+@pytest.mark.parametrize("bbcode, html", [
+    ("[b]结果：[/b]", "<b>结果：</b>"),
+    ("[color=#D00000]红[/color]", '<span class="bb-red">红</span>'),
+    ("[color=expression(alert(1))]x[/color]", "<span>x</span>"),
+    ("[size=5]大[/size]", '<span class="bb-s5">大</span>'),
+    ("[url=https://bbs.example/forum.php?a=1&b=2]#3[/url]",
+     '<a href="https://bbs.example/forum.php?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">#3</a>'),
+    ("[url=javascript:alert(1)]点我[/url]", "[url=javascript:alert(1)]点我[/url]"),
+    ("[/td][/tr][/table][/b]", "[/td][/tr][/table][/b]"),
+    ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+    ("[\u200db]inert[/b]", "[\u200db]inert[/b]"),
+    ("[b][b]x[/b][/b][/b]", "<b><b>x</b></b>[/b]"),
+    ("[img]http://evil.example/x.png[/img]", "[img]http://evil.example/x.png[/img]"),
+])
+def test_the_preview_turns_only_daoyans_own_tags_into_html(bbcode: str, html: str) -> None:
+    from daoyan.desk.preview import bbcode_to_html
+
+    assert str(bbcode_to_html(bbcode)) == html

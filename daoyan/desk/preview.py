@@ -36,13 +36,25 @@ def _open(kind: str, arg: str) -> str | None:
 
 
 def bbcode_to_html(text: str) -> Markup:
-    """Escaped text with daoyan's own tags turned into HTML; anything else stays as typed."""
+    """Escaped text with daoyan's own tags turned into HTML; anything else stays as typed, and a
+    closing tag with no opening one before it stays text, so the preview cannot close the page's own."""
     out: list[str] = []
+    depth: dict[str, int] = {}
     pos = 0
     for m in _TAG.finditer(text):
         out.append(str(escape(text[pos:m.start()])))
         tag = m.group(0)
-        html = _SIMPLE.get(tag) if m.group(1) is None else _open(m.group(1), m.group(2))
+        name = (m.group(1) or tag.strip("[]/").split("=")[0]).lower()
+        if m.group(1) is not None:
+            html = _open(m.group(1), m.group(2))
+        elif tag.startswith("[/"):
+            html = _SIMPLE[tag] if depth.get(name, 0) > 0 else None
+            if html is not None:
+                depth[name] -= 1
+        else:
+            html = _SIMPLE.get(tag)
+        if html is not None and not tag.startswith("[/") and tag != "[*]":
+            depth[name] = depth.get(name, 0) + 1
         out.append(html if html is not None else str(escape(tag)))
         pos = m.end()
     out.append(str(escape(text[pos:])))
