@@ -14,7 +14,7 @@ from . import __version__
 from gamedef.errors import DaoyanError
 
 COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
-            "init", "ruleset")
+            "serve", "init", "ruleset")
 
 
 class _Group(click.Group):
