@@ -246,14 +246,15 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         if not re.search(rf"{_NEG}|截[止至]|之前|以前|须在|需在|必须在|停止|不接受|不受理|无效|锁票|封票|锁定", t):
             continue
         m = re.search(lock_rx, t)
-        t = s.text
         minutes = duration_minutes(m.group("d1") or m.group("d2") or "")
         if minutes is None:
             continue
-        r.add(Finding("vote.lock_minutes", int(minutes), t, s.section))
-        if re.search(r"代投", t):
-            r.add(Finding("vote.lock_applies_to_proxy", True, t, s.section))
-            r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), t, s.section))
+        r.add(Finding("vote.lock_minutes", int(minutes), s.text, s.section))
+        # the same ban names 代投 (关门前一小时不允许改票或代投; …锁票期间不能改票，也不能代投), unless it exempts it
+        proxy = next((c for c in re.split(r"[,，]", s.text) if "代投" in c), None)
+        if proxy and not re.search(r"不受|不在此限|除外|不限", proxy):
+            r.add(Finding("vote.lock_applies_to_proxy", True, s.text, s.section))
+            r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), s.text, s.section))
         break
     # a proxy's own deadline (代投 … 截止前30分钟), and whether a proxied change has the lock
     for s, m in _find(ss, r"代投"):
@@ -265,6 +266,10 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             continue
         minutes = duration_minutes(d.group(1))
         if minutes is None:
+            continue
+        if re.search(r"不受\S{0,14}(?:限制|影响|约束)|不在此限|不受此限|除外", clause):  # 代投不受关门前一小时的限制
+            r.add(Finding("vote.lock_applies_to_proxy", False, t, s.section))
+            r.add(Finding("vote.proxy_vote_lock_minutes", 0, t, s.section, "inferred", "a proxy vote has no lock"))
             continue
         if "改票" in clause:
             r.add(Finding("vote.lock_applies_to_proxy", True, t, s.section,
