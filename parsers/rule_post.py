@@ -384,6 +384,9 @@ def _acceleration(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, r"延[迟时]成功\S{0,12}(?:不再|取消|解除|结束)\S{0,8}加速|延[迟时]\S{0,10}(?:取消|抵消|解除)加速")
     if hit:
         r.add(Finding("acceleration.delay_cancels_acceleration", True, hit[0].text, hit[0].section))
+    hit = _first(ss, r"加速\S{0,12}(?:仍然?|依然|照样|也)(?:需要?|要|会|须|判罚|计)\S{0,10}(?:潜水|发言|帖)")
+    if hit:
+        r.add(Finding("acceleration.no_lurking_penalty_when_accelerated", False, hit[0].text, hit[0].section))
     hit = _first(ss, r"加速\S{0,30}(?:不被判罚|不判罚|不予判罚|免于判罚|不受判罚|不作判罚|不计入潜水|不算潜水)")
     if not hit:
         hit = _first(ss, r"未(?:执行)?加速的|未加快进程的|(?:进程)?加速(?:以|之)前\S{0,10}(?:不足|未投票|没有发言)")

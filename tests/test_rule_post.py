@@ -142,6 +142,7 @@ SENTENCES = [
     ("4张蓝牌=1张黄牌", "cards.blue_per_yellow", 4),
     ("每个讨论日为期两天。", "schedule.length_days", 2),
     ("代投不受关门前一小时的限制。", "vote.lock_applies_to_proxy", False),
+    ("执行加速的讨论日仍需满足发言帖数要求。", "acceleration.no_lurking_penalty_when_accelerated", False),
     ("代投不受关门前一小时的限制。", "vote.proxy_vote_lock_minutes", 0),
     ("关门前一小时不允许改票，代投不受此限。", "vote.lock_applies_to_proxy", False),
     ("关门前一小时不允许改票，代投不受此限。", "vote.lock_minutes", 60),
