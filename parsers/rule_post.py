@@ -411,15 +411,19 @@ def _weights(ss: list[Sentence], r: RuleReading) -> None:
     else:
         r.add(Finding("weights.priest", None, "", "", "absent", "no vote counts more than one in the post"))
     hit = _first(ss, r"(?:当选|推举|选举|竞选|选出|产生)\S{0,8}(?:神父|警长|村长|牧师|议长|市长)|(?:神父|警长|村长|牧师|议长|市长)(?:推举|竞选|选举)")
+    if not hit:  # 第一个讨论日结束时，得票最多的玩家成为警长
+        hit = next(((x, None) for x in ss if re.search(r"(?:成为|担任)\S{0,3}(?:神父|警长|村长|牧师|议长|市长)", x.text)
+                    and re.search(r"得票|票数|票最多|最高票", x.text)), None)
     if not hit:
         r.add(Finding("election.enabled", False, "", "", "absent", "the post holds no election"))
         return
     s = hit[0]
     r.add(Finding("election.enabled", True, s.text, s.section))
-    day = _first([x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)], rf"第({NUMBER})(?:个)?(?:天|日|讨论日|游戏日)")
+    elect = [x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)] or [s]
+    day = _first(elect, rf"第({NUMBER})(?:个)?(?:天|日|讨论日|游戏日)")
     if day and integer(day[1].group(1)):
         r.add(Finding("election.day", integer(day[1].group(1)), day[0].text, day[0].section))
-    first = _first([x for x in ss if re.search(r"当选|推举|选举|竞选", x.text)], r"最先|最早|先获得|率先|先达到|先到达|先得到|先获|先到")
+    first = _first(elect, r"最先|最早|先获得|率先|先达到|先到达|先得到|先获|先到")
     if first:
         r.add(Finding("election.winner", "first_to_reach_top", first[0].text, first[0].section))
 

@@ -110,6 +110,7 @@ SENTENCES = [
     ("在游戏的第一天投票结束后，最先获得投票数最多的角色当选神父。", "election.day", 1),
     ("在游戏的第一天投票结束后，最先获得投票数最多的角色当选神父。", "election.winner", "first_to_reach_top"),
     ("第二天由推举产生警长。", "election.day", 2),
+    ("第一个讨论日结束时，得票最多的玩家成为警长。", "election.day", 1),
     ("累计三张“蓝牌”合并为一张“黄牌”。", "cards.blue_per_yellow", 3),
     ("三张【黄牌】升级为一张【红牌】", "cards.yellow_per_red", 3),
     ("累计两张蓝牌合并为一张黄牌，累计四张黄牌合并为一张红牌。", "cards.yellow_per_red", 4),
