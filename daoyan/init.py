@@ -560,6 +560,8 @@ def _add_stored_floors(d: Discovery, out: Path) -> None:
                 if stored:
                     seen = {p.pid for p in ft.posts}
                     ft.posts = sorted(ft.posts + [p for p in stored if p.pid not in seen], key=lambda p: p.floor)
+                    d.roster += [a for a in dict.fromkeys(p.author for p in stored)
+                                 if a and a not in d.directors and a not in d.roster]
     except DaoyanError:
         return
 
