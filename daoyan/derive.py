@@ -184,13 +184,13 @@ def _comment(d: Derived, path: str) -> list[str]:
     if f is None:
         return [f"# from {d.base}: the post does not settle it"]
     if f.how == "absent":
-        return [f"# the post never mentions it: {f.note}"]
-    where = f" ({f.section})" if f.section else ""
+        return [f"# the post never mentions it: {_one_line(f.note)}"]
+    where = f" ({_one_line(f.section)})" if f.section else ""
     out = [f"# 「{_one_line(f.sentence)}」{where}"]
     if f.how == "inferred" and f.note:
-        out.append(f"#   read as: {f.note}")
+        out.append(f"#   read as: {_one_line(f.note)}")
     elif f.note:
-        out.append(f"#   {f.note}")
+        out.append(f"#   {_one_line(f.note)}")
     return out
 
 
@@ -218,7 +218,7 @@ def to_toml(d: Derived) -> str:
                 lines.append("")
                 if from_post:
                     f = d.reading.lurking[i]
-                    lines.append(f"# 「{_one_line(f.sentence)}」 ({f.section})")
+                    lines.append(f"# 「{_one_line(f.sentence)}」 ({_one_line(f.section)})")
                 else:
                     lines.append(f"# from {d.base}: the post sets no lurking rule that could be read")
                 lines.append("[[lurking]]")
@@ -226,7 +226,7 @@ def to_toml(d: Derived) -> str:
                     lines.append(f"{_key(k)} = {_toml_value(v)}")
 
     for f in d.reading.unsupported:
-        lines.append(f"# NOT APPLIED: 「{_one_line(f.sentence)}」 ({f.section}): {f.note}; set it by hand if it matters")
+        lines.append(f"# NOT APPLIED: 「{_one_line(f.sentence)}」 ({_one_line(f.section)}): {f.note}; set it by hand if it matters")
     top = {k: v for k, v in d.data.items() if not isinstance(v, dict)}
     top_tables = {k: v for k, v in d.data.items() if isinstance(v, dict)}
     table("", top)

@@ -13,7 +13,7 @@ list of their own. Nothing here knows the presets.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
@@ -28,9 +28,21 @@ _BEFORE_CLOSE = (r"(?:关门|关帖|投票截[止至]|投票结束|白天结束|
 
 @dataclass(frozen=True)
 class Sentence:
-    text: str
+    text: str  # as read: synonyms written the one way the readers know (更改投票 → 改票)
     section: str  # "游戏进程 投票规则", "违规判定 5(1)"
     heading: str  # the nearest heading line in full (a card colour may sit there: 潜水（…黄牌）)
+    raw: str = ""  # as the post writes it: what a finding quotes
+
+
+# words for the same thing, read as the one the readers look for; the quote keeps the post's own
+_SYNONYMS = (("更改投票", "改票"), ("修改投票", "改票"), ("更换投票", "改票"), ("换票", "改票"), ("关帖", "关门"),
+             ("贴", "帖"))
+
+
+def _as_read(text: str) -> str:
+    for a, b in _SYNONYMS:
+        text = text.replace(a, b)
+    return text
 
 
 @dataclass(frozen=True)
@@ -129,7 +141,7 @@ def split_sentences(text: str | Sequence[str]) -> list[Sentence]:
         for piece in _SPLIT.split(line):
             piece = piece.strip()
             if piece:
-                out.append(Sentence(piece, section, heading))
+                out.append(Sentence(_as_read(piece), section, heading, piece))
     return out
 
 
@@ -683,4 +695,18 @@ def read_rule_post(text: str | Sequence[str], *, title: str | None = None) -> Ru
     _labels(whole, ss, r)
     for reader in _READERS:
         reader(ss, r)
+    raw = {x.text: x.raw for x in ss}  # quote the post's own words
+
+    def own(f: Finding) -> Finding:
+        return replace(f, sentence=raw.get(f.sentence, f.sentence)) if f.sentence in raw else f
+    r.fields = {k: own(f) for k, f in r.fields.items()}
+    def own_text(f: Finding) -> Finding:
+        src = next((x for x in ss if x.text == f.sentence), None)
+        text = f.value.get("text", "")
+        if src is not None and len(src.text) == len(src.raw) and text in src.text:
+            i = src.text.index(text)
+            f = replace(f, value={**f.value, "text": src.raw[i:i + len(text)]})
+        return own(f)
+    r.lurking = [own_text(f) for f in r.lurking]
+    r.unsupported = [own(f) for f in r.unsupported]
     return r

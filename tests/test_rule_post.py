@@ -126,6 +126,9 @@ SENTENCES = [
     ("关门时间一般为晚上十点。", "schedule.close_time", "22:00"),
     ("讨论日持续48小时。", "schedule.day_hours", 48),
     ("每天最多改票1次。", "vote.max_changes", 1),
+    ("投票后可以更改投票一次。", "vote.max_changes", 1),
+    ("每人只能换票一次。", "vote.max_changes", 1),
+    ("关门前一小时不允许更改投票。", "vote.lock_minutes", 60),
     ("关门前一刻钟不允许改票。", "vote.lock_minutes", 15),
     ("关门前一小时半不允许改票。", "vote.lock_minutes", 90),
     ("关门前30min内不得改票。", "vote.lock_minutes", 30),
@@ -493,3 +496,9 @@ def test_a_rule_the_schema_cannot_hold_is_said_not_applied() -> None:
     assert len(r.unsupported) == 1 and "summed" in r.unsupported[0].note
     text = to_toml(derive(post))
     assert "# NOT APPLIED: 「（2）连续两个讨论日发言总数少于十五帖判红牌」" in text
+
+
+def test_synonyms_are_read_and_the_quote_is_the_posts_own() -> None:
+    r = read_rule_post("投票后可以更改投票一次。\n单日发言少于三贴判黄牌。")
+    assert r.fields["vote.max_changes"].sentence == "投票后可以更改投票一次。"
+    assert r.lurking[0].sentence == "单日发言少于三贴判黄牌。" and r.lurking[0].value["text"] == "单日发言少于三贴判黄牌。"
