@@ -519,7 +519,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                   red_resolves=rules.cards.red_resolves if reds else None)
     abstained = tuple(p for p in players if p in standing and standing[p].kind == "abstain")
     excused = set(state.excused)
-    day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at)]
+    settled = {p for p, t in red_at.items() if t >= closes}  # sent off at the settlement: in the game all day
+    day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at and p not in settled)]
     not_voted = tuple(p for p in day_players if p not in replied and p not in excused)
     can_still_vote = at < closes
     remaining = tuple(p for p in day_players if p not in standing) if can_still_vote else ()

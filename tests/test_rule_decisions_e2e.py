@@ -141,6 +141,10 @@ def test_004_survivor_and_red_card_before_the_vote(games: dict[str, Path], tmp_p
     assert o["out"] is None and o["survives"] == {"player": A, "reason": "捍卫"}
     assert o["red_carded"] == [B] and o["red_resolves"] == "before_vote"
     assert {t["target"]: t["weight"] for t in v["tally"]} == {A: 2, E: 1}  # 竹马's ballot and the two votes for 竹马 left
+    act = run("activity", str(games["004"]), "--day", "1")
+    carded = {p["player"] for p in act["penalties"]}
+    assert B not in carded and A in carded  # sent off at 15:00: out from then, no lurking card for the day
+    assert run("remind", str(games["004"]), "--day", "1", "--at", "2026-12-02T21:00:00")["not_voted"] == v["not_voted"]
     r = CliRunner().invoke(cli, ["report", str(games["004"]), "--day", "1", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output
     bb = (tmp_path / "day1.bbcode.txt").read_text("utf-8")
