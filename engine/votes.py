@@ -43,7 +43,7 @@ from parsers.models import Post
 from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
-NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "proxy_request_unknown", "whistled_ballot",
+NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
                         "edited_original_unknown"})
 
 
