@@ -426,3 +426,19 @@ def test_004_in_thread_proxy_change_states_when_the_player_asked(head, counted):
     b = ballot(c, 4)
     assert b.proxy and b.voter == "饺子" and b.counted is counted
     assert counted or "proxy_request_late" in b.codes
+
+
+def test_an_api_read_first_then_the_page_keeps_the_edit_time(tmp_path: Path):
+    """The mobile API has no 本帖最后由 … 编辑 marker; the desktop page read after it dates the revision."""
+    first = P(2, "饺子", V("包仔"), "1 11:00")
+    edited_api = dataclasses.replace(first, text=V("包子"))
+    edited_page = dataclasses.replace(edited_api, edit=EditMark("饺子", t("2 21:50")))
+    with Store(tmp_path / "g.sqlite") as st:
+        st.save_posts([first], "html")
+        st.db.execute("update revisions set first_seen='2026-12-01T03:05:00+00:00'")  # seen on day 1
+        st.save_posts([edited_api], "api")
+        st.save_posts([edited_page], "html")
+        revs = st.revisions([first.pid])[first.pid]
+        assert [r[1] for r in revs] == [V("包仔"), V("包子")] and revs[1][0] == t("2 21:50")  # not the scan's time
+        c = count_votes(st.posts(2), rules=R004, day=DAY, state=state(), revisions={first.pid: revs})
+        assert ballot(c, 2).counted and tally(c) == {"包子": 1}  # 修改错别字不算做改票, fixed before close
