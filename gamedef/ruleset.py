@@ -78,7 +78,7 @@ class AccelerationRules:
     no_lurking_penalty_when_accelerated: bool = True
     delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
     # How a progress-thread post is read (engine.acceleration.read_post): the words each stance rests on.
-    accelerate_keywords: tuple[str, ...] = ("加速",)
+    accelerate_keywords: tuple[str, ...] = ("加速", "加快进程", "提速")  # 004 玩家须知 8: 提议进程加速 … 执行加快进程
     delay_keywords: tuple[str, ...] = ("延时", "延迟", "延期", "延长")
     not_keyword_after: tuple[str, ...] = ("度", "器", "剂", "键")  # 加速度 is physics, not a request
     request_verbs: tuple[str, ...] = ("申请", "同意", "支持", "赞成", "赞同", "求", "要求", "请求", "希望", "想",

@@ -82,7 +82,7 @@ STANCES = [
     ("申请加速", "request"), ("加速", "request"), ("加速！", "request"), ("我也申请加速", "request"),
     ("同意加速", "request"), ("求加速", "request"), ("加速+1", "request"), ("不如加速吧", "request"),
     ("申请加速，可以吗？", "request"), ("我不反对加速", "request"), ("加速加速", "request"), ("快点加速吧", "request"),
-    ("说的不错申请加速", "request"), ("申请延时", "request"), ("我真的不是很想加速", "objection"),
+    ("说的不错申请加速", "request"), ("申请延时", "request"), ("提议加快进程", "request"), ("我真的不是很想加速", "objection"),
     ("我不想加速，还没聊够", "objection"), ("不申请加速", "objection"), ("先别急着加速", "objection"),
     ("没必要加速", "objection"), ("反对加速", "objection"), ("不要延时", "objection"),
     ("撤回加速申请", "withdrawal"), ("我撤回申请，不加速了", "withdrawal"),
