@@ -82,6 +82,7 @@ class Ballot:
             "proxy": self.proxy, "is_change": self.is_change, "author": self.author, "reason": self.reason,
             "written_target": self.written_target, "source": self.source, "weight": _num(self.weight),
             "replaced_by": self.replaced_by,
+            **({"requested_at": self.requested_at.isoformat()} if self.requested_at else {}),
         }
 
 
