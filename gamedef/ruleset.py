@@ -91,7 +91,8 @@ class AccelerationRules:
                                        "多少", "几个", "几人", "能不能", "可不可以")
     question_particles: tuple[str, ...] = ("吗", "么", "呢")  # only at the end of a clause
     third_party_words: tuple[str, ...] = ("他", "她", "有人", "别人", "楼上", "某人", "大家都")
-    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1")
+    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1",
+                                     "我也是", "我也要", "我也一样", "我也")
     # a reply like "+1" / "附议" under a request: "request" (it joins that request) | "ignored"
     seconding: str = "request"
 

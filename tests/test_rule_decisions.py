@@ -442,3 +442,19 @@ def test_an_api_read_first_then_the_page_keeps_the_edit_time(tmp_path: Path):
         assert [r[1] for r in revs] == [V("包仔"), V("包子")] and revs[1][0] == t("2 21:50")  # not the scan's time
         c = count_votes(st.posts(2), rules=R004, day=DAY, state=state(), revisions={first.pid: revs})
         assert ballot(c, 2).counted and tally(c) == {"包子": 1}  # 修改错别字不算做改票, fixed before close
+
+
+@pytest.mark.parametrize("text", ["附议楼上", "同楼上", "+1楼上", "附议楼上的申请", "我也是", "附议2楼"])
+def test_seconding_forms(text):
+    """004 玩家须知 8: 若场上未出局的玩家过半数同意加速 — a bare agreement under a request."""
+    ps = posts3(("汤圆", "申请延时", "1 10:30"), ("饺子", "申请加速", "1 11:00"), ("包子", text, "1 11:10"))
+    if text == "附议2楼":
+        ps = posts3(("饺子", "申请加速", "1 10:30"), ("汤圆", "申请延时", "1 11:00"), ("包子", text, "1 11:10"))
+    a = acceleration(ps, ruleset=R004, day=DAY, state=state())
+    assert a.readings[2].reading == {"accelerate": "second"} and "包子" in a.requests
+
+
+@pytest.mark.parametrize("text, want", [("楼上申请加速了", "mention"), ("他说要加速", "mention"),
+                                        ("支持饺子加速", "request"), ("附议楼上的加速申请", "request")])
+def test_someone_elses_request_or_joining_it(text, want):
+    assert read_post(text, M84.acceleration, author="包子", players=PLAYERS) == {"accelerate": want}
