@@ -62,7 +62,8 @@ class DayAnalysis:
         from engine.remind import reminders
 
         return reminders(ruleset=self.game.ruleset, day=self.game.day(self.day), at=self.at, activity=self.activity,
-                         not_voted=self.votes.not_voted, history=self.history)
+                         not_voted=self.votes.not_voted, history=self.history,
+                         accelerated=self.acceleration.accelerated)
 
     def flags_json(self) -> dict[str, Any]:
         return {"day": self.day, "flags": self.flags}

@@ -124,6 +124,7 @@ def test_m84_acceleration_by_stance_and_moment(games: dict[str, Path]) -> None:
     assert act["accelerated"] and act["penalties"] == []
     rem = run("remind", str(games["m84"]), "--day", "1", "--at", "2026-12-02T21:00:00")
     assert rem["not_voted"] == v["not_voted"]
+    assert rem["accelerated"] and rem["below"] == []  # 执行加速时 … 发言不足或未投票者将不被判罚
 
 
 def test_m84_report_shows_every_progress_post(games: dict[str, Path], tmp_path: Path) -> None:
