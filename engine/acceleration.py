@@ -186,7 +186,7 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
     request or objection outweighs a question, which outweighs a mere mention (a word inside
     quotation marks is someone else's words: a mention)."""
     text = text[:_READ_CHARS]  # a request is a short post; a hostile wall of 加速 must not cost quadratic time
-    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = re.sub(r"[^\S\n]+", "", unicodedata.normalize("NFKC", text).casefold())  # 申请 加速 is 申请加速
     flat = _norm(text)
     if flat:
         seconds = "|".join(re.escape(_norm(w)) for w in sorted(rules.second_words, key=len, reverse=True) if _norm(w))

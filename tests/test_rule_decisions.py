@@ -458,3 +458,22 @@ def test_seconding_forms(text):
                                         ("支持饺子加速", "request"), ("附议楼上的加速申请", "request")])
 def test_someone_elses_request_or_joining_it(text, want):
     assert read_post(text, M84.acceleration, author="包子", players=PLAYERS) == {"accelerate": want}
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_WIDTH = str.maketrans({"?": "？", "!": "！", ",": "，", "+": "＋", "1": "１"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(STANCES), spaces=st.lists(st.integers(min_value=0, max_value=40), max_size=4),
+       wide=st.booleans())
+def test_stance_ignores_spaces_and_width(case, spaces, wide):
+    """M84 投票规则: 标点符号不区分全半角 — the same leniency for the progress thread: spacing and width
+    never change how a post reads."""
+    text, _ = case
+    chars = list(text.translate(_WIDTH) if wide else text)
+    for i in sorted(spaces, reverse=True):
+        chars.insert(min(i, len(chars)), " ")
+    assert read_post("".join(chars), M84.acceleration, author="包子", players=PLAYERS) == \
+        read_post(text, M84.acceleration, author="包子", players=PLAYERS)
