@@ -20,6 +20,7 @@ from engine.votes import VoteCount, count_votes
 from parsers.models import Post
 
 from .gamefile import Game, normalize_name
+from .ownership import require_scanned
 from .store import Store
 
 
@@ -79,6 +80,7 @@ class DayAnalysis:
 
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
+    require_scanned(store, game, day)
     return {role: store.posts(tid) for role, tid in game.day(day).tids.items()}
 
 

@@ -154,8 +154,18 @@ class Game:
 
 
 def normalize_name(name: str) -> str:
-    """A player's name as compared: NFKC (full-width letters), no spaces, case-folded."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name)).casefold()
+    """A player's name as compared: NFKC (full-width letters), without format characters
+    (zero-width spaces and joiners, direction marks, soft hyphens: invisible, so a name that
+    carries one reads the same as the bare name to every person) and spaces, case-folded. The
+    one fold of the game file, the posts' authors and the ballots' targets."""
+    folded = unicodedata.normalize("NFKC", name)
+    folded = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    return re.sub(r"\s+", "", folded).casefold()
+
+
+def display_name(name: str) -> str:
+    """A name as the game file gives it, without the invisible characters `normalize_name` drops."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").strip()
 
 
 _KNOWN = {
@@ -299,14 +309,18 @@ def parse_game(text: str, path: Path) -> Game:
     directors = r.get(g, "directors", "game", (list,), required=False, default=[], expect="a list of usernames")
     for who, lst in (("players", players), ("directors", directors)):
         for i, p in enumerate(lst):
-            if not isinstance(p, str) or not p.strip():
+            if not isinstance(p, str) or not normalize_name(p):
                 raise r.fail(f"game.{who}[{i}]", f"expected a username, got {p!r}")
-        seen = {}
+        seen: dict[str, str] = {}
         for p in lst:
             k = normalize_name(p)
             if k in seen:
-                raise r.fail(f"game.{who}", f"{p!r} is listed twice")
+                same = "listed twice" if seen[k] == p else \
+                    f"the same name as {seen[k]!r} once width, case, spaces and invisible characters are set aside"
+                raise r.fail(f"game.{who}", f"{p!r} is {same}: posts and ballots could not tell them apart")
             seen[k] = p
+    players = [display_name(p) for p in players]
+    directors = [display_name(p) for p in directors]
     if not players:
         raise r.fail("game.players", "expected at least one player")
     roster = {normalize_name(p): p for p in players}
@@ -340,6 +354,17 @@ def parse_game(text: str, path: Path) -> Game:
     nums = [d.number for d in days]
     if len(set(nums)) != len(nums):
         raise r.fail("day.number", f"a day number is used twice: {nums}")
+    used: dict[int, str] = {}
+    for i, d in enumerate(raw_days):
+        for key in ("discussion_tid", "vote_tid", "progress_tid", "election_tid"):
+            t = d.get(key)
+            if t is None:
+                continue
+            here = f"day[{i}].{key}"
+            if t in used:
+                raise r.fail(here, f"thread {t} is also {used[t]}: one thread holds one role of one day "
+                                   "(its posts would count twice, or as the wrong thread's)")
+            used[t] = here
     days.sort(key=lambda d: d.number)
     bynum = {d.number: d for d in days}
 

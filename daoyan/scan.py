@@ -22,6 +22,7 @@ from scraper.client import Fetched, ForumClient
 
 from .errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
 from .gamefile import Game
+from .ownership import claim
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)
@@ -435,4 +436,5 @@ async def scan_game_async(game: Game, store: Store, *, full: bool = False, progr
 def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None) -> ScanResult:
     """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input."""
     with Store(game.store_path) as store:
+        claim(store, game)
         return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport))

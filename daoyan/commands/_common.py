@@ -9,6 +9,7 @@ import click
 
 from ..errors import DaoyanError, GameFileError, StoreError
 from ..gamefile import Game, load_game
+from ..ownership import check_owner
 from ..store import Store
 
 
@@ -16,7 +17,13 @@ def open_game(path: str) -> tuple[Game, Store]:
     game = load_game(path)
     if not game.store_path.exists():
         raise StoreError(f"{game.store_path}: no store yet; run `daoyan scan {path}` first")
-    return game, Store(game.store_path)
+    store = Store(game.store_path)
+    try:
+        check_owner(store, game)
+    except BaseException:
+        store.close()
+        raise
+    return game, store
 
 
 def parse_at(game: Game, at: str | None) -> datetime | None:
