@@ -156,6 +156,8 @@ class Game:
         return user, pw
 
 
+YEARS = (2000, 2200)  # the dates a game file may name (Discuz! forums, games to come)
+
 # What a director may ask of the forum settings: beyond these a value is a typo, and would
 # hammer the forum, stall the scan for ages or let one page take all the memory.
 FORUM_LIMITS: dict[str, tuple[float, float, str]] = {
@@ -285,7 +287,13 @@ class _Reader:
             v = datetime.combine(v, time())
         if not isinstance(v, datetime):
             raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}")
-        return v.replace(tzinfo=tz) if v.tzinfo is None else v.astimezone(tz)
+        if not YEARS[0] <= v.year <= YEARS[1]:  # year 1 or 9999: a typo, and arithmetic on it overflows
+            raise self.fail(f"{where}.{key}", f"expected a date between the years {YEARS[0]} and {YEARS[1]}, "
+                                              f"got {v:%Y-%m-%d}")
+        try:
+            return v.replace(tzinfo=tz) if v.tzinfo is None else v.astimezone(tz)
+        except OverflowError:
+            raise self.fail(f"{where}.{key}", f"a date-time no clock can hold: {v!r}") from None
 
 
 def parse_game(text: str, path: Path) -> Game:

@@ -23,6 +23,7 @@ from scraper.client import Fetched, ForumClient
 from .errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
 from .gamefile import Game
 from .ownership import claim
+from .scanlog import begin_scan
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)
@@ -73,6 +74,7 @@ class Scanner:
         self._login_lock = asyncio.Lock()
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
         self._worker: ThreadPoolExecutor | None = None
+        self._inserted = 0  # posts this scan stored first, in the thread being scanned
         # pages fetched but not yet read and stored, at most: a forum faster than the reading
         # cannot pile a whole thread's responses up in memory
         self._unread = asyncio.Semaphore(2 * game.forum.connections)
@@ -199,8 +201,10 @@ class Scanner:
         return _summary(tp)
 
     async def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
-        return await self._off_loop(self.store.save_page, f.url, f.status, f.headers.get("content-type", ""),
-                                    f.content, tp, source)
+        new, changed = await self._off_loop(self.store.save_page, f.url, f.status,
+                                            f.headers.get("content-type", ""), f.content, tp, source)
+        self._inserted += new  # decided inside the page's transaction: a scan running beside this
+        return new, changed    # one never makes both count the same post as new
 
     # ------------------------------------------------------------ one thread
 
@@ -215,6 +219,7 @@ class Scanner:
 
     async def _scan_thread(self, tid: int) -> ThreadScan:
         ts = ThreadScan(tid=tid)
+        self._inserted = 0
         known = self.store.thread(tid)
         before = self.store.post_keys(tid)
         api_task = asyncio.create_task(self._api_thread(tid, int((known or {}).get("max_floor") or 0)))
@@ -260,7 +265,7 @@ class Scanner:
         else:
             await self._fill_gaps(tid, per_page, last_page)
         after = self.store.post_keys(tid)
-        ts.new = len(set(after) - set(before))
+        ts.new = self._inserted
         ts.changed = sum(1 for pid, k in after.items() if pid in before and before[pid][1:] != k[1:])
         ts.posts = len(after)
         subject = next((tp.subject for tp in html_pages.values() if tp.subject), (known or {}).get("subject") or "")
@@ -377,7 +382,7 @@ class Scanner:
         if self.game.forum.login is not None:
             await self._login()
         result = ScanResult()
-        scan_id = self.store.scan_started()
+        scan_id = begin_scan(self.store)
         status = "failed"
         errors: list[str] = []
         try:

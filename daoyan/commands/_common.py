@@ -36,6 +36,8 @@ def parse_at(game: Game, at: str | None) -> datetime | None:
         t = datetime.fromisoformat(at.strip().replace(" ", "T"))
     except ValueError:
         raise DaoyanError(f"--at: expected a local time like 2026-11-27T21:30, got {at!r}") from None
+    if not 2000 <= t.year <= 2200:
+        raise DaoyanError(f"--at: expected a time between the years 2000 and 2200, got {at!r}")
     return t.replace(tzinfo=game.timezone) if t.tzinfo is None else t.astimezone(game.timezone)
 
 
