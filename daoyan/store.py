@@ -297,8 +297,8 @@ def _reason(e: BaseException) -> str:
     if isinstance(e, OSError):
         return e.strerror or str(e)
     text = str(e)
-    if "readonly" in text or "read-only" in text:
-        return f"{text} (the file or its folder is read-only: daoyan needs to write the store)"
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f"{text} (is the file or its folder read-only? daoyan needs to write the store)"
     return text
 
 

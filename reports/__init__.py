@@ -51,7 +51,7 @@ def write_reports(analysis: Mapping[str, Any], out_dir: Path) -> dict[str, Path]
     except OSError as e:
         for tmp, _ in written:
             tmp.unlink(missing_ok=True)
-        raise OSError(e.errno, e.strerror, str(e.filename or out_dir)) from None
+        raise OSError(e.errno, e.strerror, str(out_dir)) from None  # the folder, not a temporary name
     except BaseException:
         for tmp, _ in written:
             tmp.unlink(missing_ok=True)
