@@ -210,7 +210,7 @@ def test_report_onto_a_full_disk_leaves_the_old_set(scanned, tmp_path: Path) -> 
     old = {p.name: p.read_bytes() for p in (folder / "reports").iterdir()}
     assert set(old) == {"day1.bbcode.txt", "day1.html", "day1.json"}
     out = tmp_path / "out"
-    with small_disk(out, 1024) as limit:
+    with small_disk(out, 1024, file_kb=16) as limit:
         for name, data in old.items():
             (out / name).write_bytes(b"OLD " + data)
         if limit is None:
