@@ -202,7 +202,8 @@ class Scanner:
 
     async def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
         new, changed = await self._off_loop(self.store.save_page, f.url, f.status,
-                                            f.headers.get("content-type", ""), f.content, tp, source)
+                                            f.headers.get("content-type", ""), self.client.scrubbed(f.content),
+                                            tp, source)
         self._inserted += new  # decided inside the page's transaction: a scan running beside this
         return new, changed    # one never makes both count the same post as new
 

@@ -23,6 +23,7 @@ from daoyan import __version__
 from daoyan.errors import ForumError, LoginFailed
 
 from . import login as login_steps
+from .scrub import scrub
 from .body import ACCEPT_ENCODING, DEFAULT_MAX_BODY, BadEncoding, BodyTooLarge, read_limited
 from .charset import decode, detect_charset, normalize_charset
 from .cookies import load_cookies, save_cookies
@@ -144,6 +145,14 @@ class ForumClient:
     def stats(self) -> dict:
         """Requests sent (every attempt), retries, body bytes, and counts per status and error."""
         return {**self._stats, "statuses": dict(self._statuses), "errors": dict(self._errors)}
+
+    def scrubbed(self, content: bytes) -> bytes:
+        """An answer's body as it may be stored: without this session's values (its cookies, the
+        formhash, the session id in captcha ids), which the page as read still has."""
+        names = ("sid", "auth", "saltkey")
+        values = [c.value for c in self._http.cookies.jar
+                  if c.value and c.value != "deleted" and c.name.rsplit("_", 1)[-1] in names]
+        return scrub(content, values)
 
     @property
     def waiting(self) -> list[tuple[str, float]]:
