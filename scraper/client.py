@@ -91,8 +91,9 @@ class ForumClient:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
         self.charset = "auto" if charset == "auto" else normalize_charset(charset)
         self.retries = retries
-        # `timeout` bounds each read; a forum sending a byte every few seconds never trips it,
-        # so every attempt also has a deadline for its whole answer
+        # `timeout` bounds each read; a forum sending a byte every few seconds never trips it, so
+        # a request also has a deadline: the time its attempts may spend waiting for the forum,
+        # all retries together (the pauses between them and a 429's Retry-After do not count)
         self.deadline = deadline if deadline is not None else max(60.0, 3 * timeout)
         self.max_body = max_body
         self._pending: dict[int, tuple[str, float]] = {}  # requests in flight: what and since when
@@ -226,8 +227,13 @@ class ForumClient:
                        headers: dict[str, str] | None = None) -> Fetched:
         url: httpx.URL | str = path
         what = ""
+        spent = 0.0  # seconds the attempts so far spent waiting for the forum
+        tries = 0
         for attempt in range(self.retries + 1):
             wait: float | None = None
+            if spent >= self.deadline:
+                break
+            tries += 1
             try:
                 async with self._in_flight:
                     await self._limiter.acquire()
@@ -241,7 +247,7 @@ class ForumClient:
                     key = id(request)
                     self._pending[key] = (f"{method} {safe_url(url)}", started)
                     try:
-                        async with asyncio.timeout(self.deadline):
+                        async with asyncio.timeout(self.deadline - spent):
                             resp = await self._http.send(request, stream=True)
                             try:
                                 body = await self._body(resp)
@@ -249,6 +255,7 @@ class ForumClient:
                                 await resp.aclose()
                     finally:
                         self._pending.pop(key, None)
+                        spent += time.monotonic() - started
                     elapsed = time.monotonic() - started
                     self._check_length(resp, body)
             except TimeoutError:
@@ -297,7 +304,6 @@ class ForumClient:
                 self._limiter.pause(wait)
             else:
                 await self._sleep(backoff(attempt, self._rng))
-        tries = self.retries + 1
         raise ForumError(f"{method} {safe_url(url)}: {what}, "
                          f"gave up after {tries} attempt{'s' if tries != 1 else ''}")
 

@@ -195,13 +195,13 @@ def test_a_page_within_the_limit_still_arrives_gzipped(hostile) -> None:
 
 
 def test_a_trickling_server_meets_the_deadline(hostile) -> None:
-    """Slowloris: a byte every 0.2 s never trips the per-read timeout (2 s); the whole answer has
-    a deadline (1 s) and the client gives up after its retries, not after the server's patience."""
+    """Slowloris: a byte every 0.2 s never trips the per-read timeout (2 s); the request has a
+    deadline (1 s, its retries included) and the client gives up then, not at the server's whim."""
     hostile.answer = ({"Content-Type": "text/html"}, b"<html>" + b"x" * 10_000 + b"</html>", 0.2)
-    took, err = _fetch(hostile, timeout=2, deadline=1, retries=1, sleep=lambda s: asyncio.sleep(0))
+    took, err = _fetch(hostile, timeout=2, deadline=1, retries=3, sleep=lambda s: asyncio.sleep(0))
     assert isinstance(err, ForumError) and "no whole answer within 1 s" in str(err), err
-    assert "gave up after 2 attempts" in str(err)
-    assert took < 4
+    assert "gave up after 1 attempt" in str(err)
+    assert took < 3
 
 
 def test_the_scan_says_what_it_waits_for(hostile, tmp_path: Path) -> None:
