@@ -369,8 +369,8 @@ class Scanner:
             if slow:
                 what, t = slow[0]
                 more = f" (and {len(slow) - 1} more)" if len(slow) > 1 else ""
-                self.waiting(f"waiting for the forum: {what} for {t:.0f} s{more}; each try gives up after "
-                             f"{self.client.deadline:g} s (forum.deadline)")
+                self.waiting(f"waiting for the forum: {what} for {t:.0f} s{more}; a request gives up after "
+                             f"{self.client.deadline:g} s of waiting (forum.deadline)")
 
     async def scan(self) -> ScanResult:
         watch = asyncio.create_task(self._say_what_we_wait_for())

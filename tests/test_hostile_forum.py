@@ -218,7 +218,7 @@ def test_the_scan_says_what_it_waits_for(hostile, tmp_path: Path) -> None:
         Scanner.wait_notice = old
     assert "no whole answer within 2 s" in str(e.value)
     assert said and all(s.startswith("waiting for the forum: GET http://127.0.0.1:") for s in said), said
-    assert "forum.php?mod=viewthread&tid=" in said[0] and "gives up after 2 s (forum.deadline)" in said[0]
+    assert "forum.php?mod=viewthread&tid=" in said[0] and "gives up after 2 s of waiting (forum.deadline)" in said[0]
 
 
 def test_a_server_that_never_answers_meets_the_deadline(tmp_path: Path) -> None:
