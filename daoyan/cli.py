@@ -12,9 +12,10 @@ import sys
 import click
 
 from . import __version__
-from .errors import DaoyanError, environment_error
+from gamedef.errors import DaoyanError, environment_error
 
-COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo")
+COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
+            "serve")
 
 
 class _Group(click.Group):

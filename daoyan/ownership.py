@@ -11,8 +11,8 @@ import json
 import sqlite3
 from urllib.parse import urlsplit
 
-from .errors import StoreError
-from .gamefile import Game
+from gamedef.errors import StoreError
+from gamedef.gamefile import Game
 from .store import Store
 
 

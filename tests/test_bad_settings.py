@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from daoyan.cli import cli
 from daoyan.demo import DemoForum
-from daoyan.gamefile import load_game
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import load_game
+from gamedef.ruleset import load_ruleset
 from daoyan.scan import scan_game
 
 from .disk_support import fill, read_only, small_disk
@@ -56,7 +56,7 @@ def votes(tmp_path: Path, text: str, *extra: str):
 def _m84() -> str:
     from importlib import resources
 
-    return resources.files("daoyan.rulesets").joinpath("m84.toml").read_text("utf-8")
+    return resources.files("gamedef.rulesets").joinpath("m84.toml").read_text("utf-8")
 
 
 @pytest.mark.parametrize("change,words", [

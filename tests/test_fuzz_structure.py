@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from daoyan.cli import cli
 from daoyan.demo import build_sample, render
-from daoyan.errors import DaoyanError, PageFormatError
+from gamedef.errors import DaoyanError, PageFormatError
 from parsers.discuz import MAX_FLOOR, MAX_ID, MAX_PAGES, parse_api_thread, parse_thread_page
 
 from .reliability_support import NOW
@@ -133,7 +133,7 @@ RULESET_VALUES = ["0", "-1", "1", "2", "3", "60", "1000000000", "99999999999999"
                   '"at_least_half"', '"first_to_reach_top"', '["reply"]', '["quote"]', '[]', '["x"]', "[1]",
                   '["blue", "yellow", "red"]', '["green", "blue", "yellow", "red"]', '["red"]', "{}", '{a = "b"}',
                   '"弃权"', '"投票对象"', '"\u202e"', '"【代投】"', '"no_vote"', '"posts_below"', '"yellow"']
-PRESETS = [resources.files("daoyan.rulesets").joinpath(f"{n}.toml").read_text("utf-8") for n in ("m84", "004")]
+PRESETS = [resources.files("gamedef.rulesets").joinpath(f"{n}.toml").read_text("utf-8") for n in ("m84", "004")]
 
 
 def _kind(v: str) -> str:
@@ -167,7 +167,7 @@ FOLDER = Path(tempfile.mkdtemp(prefix="daoyan-fuzz-rules-"))
 @pytest.fixture(scope="module")
 def scanned_game() -> Path:
     from daoyan.demo import DemoForum
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
     from daoyan.scan import scan_game
 
     from .reliability_support import fast_game

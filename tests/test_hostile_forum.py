@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 from daoyan.cli import cli
 from daoyan.demo import DemoForum
-from daoyan.errors import ForumError, PageFormatError
-from daoyan.gamefile import load_game
+from gamedef.errors import ForumError, PageFormatError
+from gamedef.gamefile import load_game
 from daoyan.scan import Scanner, scan_game
 from daoyan.store import Store
 from parsers.discuz import MAX_FLOOR, MAX_PAGES, parse_api_thread, parse_thread_page
@@ -238,6 +238,6 @@ def test_a_server_that_never_answers_meets_the_deadline(tmp_path: Path) -> None:
 
 
 def test_limits_exist_in_the_game_file() -> None:
-    from daoyan.gamefile import FORUM_LIMITS
+    from gamedef.gamefile import FORUM_LIMITS
 
     assert FORUM_LIMITS["max_page_mb"][1] >= 64 and MAX_PAGES >= 10_000

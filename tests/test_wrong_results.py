@@ -12,10 +12,11 @@ from click.testing import CliRunner
 
 from daoyan.cli import cli
 from daoyan.demo import DemoForum
-from daoyan.errors import GameFileError
-from daoyan.gamefile import normalize_name, parse_game
+from gamedef.errors import GameFileError
+from gamedef.gamefile import parse_game
+from gamedef.names import normalize_name
 from daoyan.scan import scan_game
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from parsers.ballot import parse_ballot
 from parsers.models import Post
 
