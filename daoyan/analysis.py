@@ -23,6 +23,7 @@ from parsers.models import Post
 
 from gamedef.gamefile import Game
 from gamedef.names import normalize_name
+from .ownership import require_scanned
 from .store import Store
 
 
@@ -91,6 +92,7 @@ class DayAnalysis:
 
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
+    require_scanned(store, game, day)
     return {role: store.posts(tid) for role, tid in game.day(day).tids.items()}
 
 
