@@ -24,7 +24,7 @@ def thread_posts(truth: dict, tid: int) -> list[Post]:
             posted_at=datetime.fromisoformat(f["posted_at"]), time_precision="second", message_html=f["text"],
             text=f["text"], quotes=[Quote(q["pid"], q.get("author")) for q in f.get("quotes", [])],
             reply_to=ReplyRef(rt["pid"], rt.get("floor"), rt.get("author")) if rt else None,
-            edit=EditMark(f["author"], "") if f["edited"] else None, hidden=f.get("hidden", False)))
+            edit=EditMark(f["author"], None) if f["edited"] else None, hidden=f.get("hidden", False)))
     return posts
 
 
