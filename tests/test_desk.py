@@ -366,3 +366,14 @@ def test_the_preview_turns_only_daoyans_own_tags_into_html(bbcode: str, html: st
     from daoyan.desk.preview import bbcode_to_html
 
     assert str(bbcode_to_html(bbcode)) == html
+
+
+def test_a_survives_event_is_shown_as_the_cli_decides_it(desk, game: Path) -> None:  # noqa: F811
+    """004 捍卫: the leader stays in; the desk says so, and no one is out, exactly as `votes` says."""
+    s, c = desk
+    r = post(c, "/day/1/event", c.get("/day/1").text, kind="survives", player="霜降", reason="捍卫")
+    outcome = cli_json("votes", str(game), "--day", "1", "--json")["outcome"]
+    assert outcome["out"] is None and outcome["survives"]["player"] == "霜降"
+    text = BeautifulSoup(r.text, "html.parser").select_one("#outcome").get_text()
+    assert "霜降" in text and "不出局" in text and "无人出局" in text
+    assert "无人出局" in BeautifulSoup(r.text, "html.parser").select_one("#announcement-bbcode").get_text()
