@@ -377,3 +377,14 @@ def test_a_survives_event_is_shown_as_the_cli_decides_it(desk, game: Path) -> No
     text = BeautifulSoup(r.text, "html.parser").select_one("#outcome").get_text()
     assert "霜降" in text and "不出局" in text and "无人出局" in text
     assert "无人出局" in BeautifulSoup(r.text, "html.parser").select_one("#announcement-bbcode").get_text()
+
+
+def test_a_hand_card_keeps_its_moment(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    r = post(c, "/day/1/card", page, player="青梅", card="red", rule="M84 违规判定 8(1)", reason="场外", when="2026-11-11T15:00")
+    assert 'id="notice"' in r.text
+    entries = [e for p in cli_json("cards", str(game), "--json")["players"] if p["player"] == "青梅" for e in p["entries"]]
+    assert [e["at"][:16] for e in entries if e["source"] == "manual"] == ["2026-11-11T15:00"]
+    r = post(c, "/day/1/card", page, player="青梅", card="red", rule="x", when="2026-11-12T15:00")
+    assert 'id="error"' in r.text and "outside day 1" in r.text

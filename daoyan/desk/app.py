@@ -231,8 +231,10 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         return run
 
     def add_card(game: Game, store: Store, form: dict[str, str], day: int) -> str:
+        when = (form.get("when") or "").strip()
         records.add_card(store, game, day=day, player=form.get("player", ""), card=form.get("card", ""),
-                         rule=form.get("rule", ""), reason=form.get("reason", ""), who=cfg.who)
+                         rule=form.get("rule", ""), reason=form.get("reason", ""), who=cfg.who,
+                         at=parse_at(game, when) if when else None)
         return f"已记牌：{form.get('player')}"
 
     def add_event(game: Game, store: Store, form: dict[str, str], day: int) -> str:
