@@ -161,10 +161,13 @@ def test_the_slider_count_is_votes_at(desk, game: Path) -> None:  # noqa: F811
     stops = [li.get_text() for li in soup.select("#moment-stops li")]
     assert len(stops) > 4
     for i in (1, 3, len(stops) - 2):
-        r = c.get(f"/day/1/body?i={i}", headers={"hx-request": "true"})
+        r = c.get(f"/day/1?i={i}", headers={"hx-request": "true"})
+        assert r.text.lstrip().startswith('<div id="day"')  # the part htmx swaps, not a page
         at = BeautifulSoup(r.text, "html.parser").select_one("#day")["data-at"]
         want = cli_json("votes", str(game), "--day", "1", "--at", at, "--json")
         assert desk_tally(r.text) == tally(want), (i, at)
+        whole = c.get(f"/day/1?i={i}", headers={"hx-request": "true", "hx-history-restore-request": "true"})
+        assert "<html" in whole.text and desk_tally(whole.text) == tally(want)
 
 
 def test_hostile_post_text_is_escaped(desk) -> None:

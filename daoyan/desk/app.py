@@ -169,7 +169,8 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
 
     def day_page_or_error(request: Request) -> Response:
         day = int(request.path_params["day"])
-        fragment = request.headers.get("hx-request") == "true" and request.url.path.endswith("/body")
+        # htmx asks for the day's part only; a reload, or htmx restoring history, gets the whole page
+        fragment = request.headers.get("hx-request") == "true" and "hx-history-restore-request" not in request.headers
         try:
             return show_day(request, day, _at_from(request.query_params), fragment=fragment)
         except DaoyanError as e:
@@ -261,7 +262,6 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
 
     day_routes = [
         Route("/", day_view, methods=["GET"]),
-        Route("/body", day_view, methods=["GET"]),
         Route("/accept", act(flag_action("accepted")), methods=["POST"]),
         Route("/dismiss", act(flag_action("dismissed")), methods=["POST"]),
         Route("/reopen", act(flag_action("open")), methods=["POST"]),
