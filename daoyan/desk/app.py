@@ -35,7 +35,7 @@ from .. import records
 from ..analysis import day_flags
 from ..commands._common import open_game, parse_at
 from ..store import Store
-from .shaping import day_page, days_list, sync_ledger
+from .shaping import EVENT_ZH, day_page, days_list, sync_ledger
 
 HERE = Path(__file__).parent
 log = logging.getLogger("daoyan.desk")
@@ -243,7 +243,8 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         at = parse_at(game, when) if when else None
         records.add_event(store, game, day=day, kind=form.get("kind", ""), player=form.get("player") or None,
                           at=at, reason=form.get("reason", ""), who=cfg.who)
-        return f"已记事件：{form.get('kind')} {form.get('player') or ''}".strip()
+        kind = form.get("kind", "")
+        return f"已记事件：{EVENT_ZH.get(kind, kind)} {form.get('player') or ''}".strip()
 
     def undo(game: Game, store: Store, form: dict[str, str], day: int) -> str:
         try:
