@@ -380,7 +380,8 @@ class Checker:
     def _dense_hits(self, v: Views, d: "normalize.Dense", found: list, out: "_Hits") -> None:
         """Terms found only in the dense view: across a separator or a doubling (傻，逼 /
         傻😂逼 / 傻傻逼逼). A skipped run holding sentence punctuation must leave the term
-        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not)."""
+        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not),
+        and a `word` (a possible piece of another word) may not span such a run or a digit."""
         eng = self.engine
         f_text = v.folded.text
         f_len = len(f_text)
@@ -404,11 +405,15 @@ class Checker:
             letters = sum(c.isalpha() for c in f_text[fs:fe])
             if letters != end - start and letters < 2 * (end - start):
                 continue  # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼
-            if any(c in normalize.CLAUSE for c in f_text[fs:fe]):
-                apart_before = fs == 0 or not f_text[fs - 1].isalpha()
-                apart_after = fe >= f_len or not f_text[fe].isalpha()
+            skipped = f_text[fs:fe]
+            clause = any(c in normalize.CLAUSE for c in skipped)
+            if clause:
+                # standing apart = after or before punctuation, a space or the edge (not a digit: 8日，她)
+                apart_before = fs == 0 or not f_text[fs - 1].isalnum()
+                apart_after = fe >= f_len or not f_text[fe].isalnum()
                 if not (apart_before or apart_after):
                     continue
+            weak = clause or any(c.isdecimal() for c in skipped)
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
@@ -423,6 +428,8 @@ class Checker:
                     if end - start <= 2 and self.engine.segmenter.split_apart(d.text, start, end):
                         continue
                 elif kind == "word":
+                    if weak and self.engine.segmenter.has_everyday_char(d.text[start:end]):
+                        continue  # across a clause or a digit, a word with an everyday character is chance: 8日，她
                     if whole is None:
                         whole = self.engine.segmenter.is_word(d.text, start, end)
                     if not whole:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
-from .spellings import latin_spellings, ordinary, sound_spellings
+from .spellings import latin_spellings, ordinary, reading, sound_spellings
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
@@ -87,11 +87,13 @@ class Lexicon:
             short = self.categories[cat].short_spellings
             """Every term's pinyin / initials / mixed / digit spellings (Latin-bounded) and
             its one-character homophones and look-alikes (whole words, never a dictionary word)."""
+            full = "".join(reading(t)) if ambiguous else ""
             got = [(key(v), "latin2" if len(v) <= 2 else "latin", cat, t)
-                   for v in sorted(latin_spellings(t, initials_ok=not ambiguous))
-                   if not (ambiguous and v.isascii() and len(t) < 3) and key(v) not in written
+                   for v in sorted(latin_spellings(t, initials_ok=short or not ambiguous))
+                   # a short word's short pinyin is often English or a name (rile, rita): not kept
+                   if not (ambiguous and v == full and len(v) < 5) and key(v) not in written
                    and (short or len(v) > 2)]
-            for v in sorted(sound_spellings(t, self.lookalike)):
+            for v in (sorted(sound_spellings(t, self.lookalike)) if short or len(t) >= 3 else ()):
                 k = key(v)
                 if k not in written and k not in allowed and k not in excepted and not ordinary(k, tokenizer):
                     got.append((k, "sound", cat, t))

@@ -299,8 +299,8 @@ def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
 
 class Dense(NamedTuple):
     """The folded view with every run of at most GAP non-letters between two letters removed
-    (any punctuation, space, symbol, emoji, bracket; digits only next to a hanzi: 2b and mp3
-    keep theirs) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms are matched
+    (any punctuation, space, symbol, emoji, bracket; digits only between two hanzi: 2b, mp3
+    and n280 keep theirs) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms are matched
     here too, so that a separator or a doubling inside a term does not hide it; patterns never
     read it (it joins clauses)."""
 
@@ -333,8 +333,8 @@ def dense(folded: str) -> Dense:
         a, b = folded[s - 1], folded[e]
         if not (a.isalpha() and b.isalpha()):
             continue
-        if a < "\u2e80" and b < "\u2e80" and any(c.isdecimal() for c in m.group()):
-            continue  # digits between Latin letters are part of the word (2b, mp3)
+        if (a < "\u2e80" or b < "\u2e80") and any(c.isdecimal() for c in m.group()):
+            continue  # digits next to a Latin letter are part of the word (2b, mp3, n280)
         cuts.append((s, e, ""))
     gaps = _cut(folded, cuts)
     t = gaps.text
