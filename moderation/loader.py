@@ -36,6 +36,36 @@ LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
 
 
+class LazyRegex:
+    """A regex compiled on its first search: the shipped lexicon has some 300 patterns, and
+    compiling them all was half of the checker's start-up, while a run uses a few (a line is
+    first tried against its category's union). `pattern` and `flags` need no compiling."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern = pattern
+        self.flags = flags | re.UNICODE
+        self._compiled: "re.Pattern[str] | None" = None
+
+    def compiled(self) -> "re.Pattern[str]":
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, *args):
+        return self.compiled().search(*args)
+
+    def finditer(self, *args):
+        return self.compiled().finditer(*args)
+
+    def match(self, *args):
+        return self.compiled().match(*args)
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern!r})"
+
+
 @dataclass(frozen=True)
 class Pattern:
     category: str
@@ -117,20 +147,24 @@ class Lexicon:
         return list(dict.fromkeys(e for e in out if e[0]))
 
 
-def _compile(cat: str, item: object, where: str) -> Pattern:
+def _compile(cat: str, item: object, where: str, *, lazy: bool = False) -> Pattern:
+    """A pattern of the lexicon; `lazy` (the shipped lexicon, whose regexes the tests compile)
+    leaves compiling to the first search, otherwise a bad regex is reported here."""
     if isinstance(item, str):
         src, unless = item, None
     elif isinstance(item, dict) and "re" in item:
         src, unless = item["re"], item.get("unless")
     else:
         raise ValueError(f"{where}: a pattern is a string or a table with `re`")
+    if lazy:
+        return Pattern(cat, LazyRegex(src, re.M), LazyRegex(unless, re.M) if unless else None, src)  # type: ignore[arg-type]
     try:
         return Pattern(cat, re.compile(src, re.M), re.compile(unless, re.M) if unless else None, src)
     except re.error as e:
         raise ValueError(f"{where}: bad regex {src!r}: {e}") from None
 
 
-def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
+def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> CategoryLexicon:
     lx = CategoryLexicon(cat)
     lx.terms = list(data.get("terms", []))
     lx.words = list(data.get("words", []))
@@ -141,7 +175,7 @@ def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
             lx.sounds.append((s["term"], tuple(s.get("except", ()))))
     lx.latin = [t.lower() for t in data.get("latin", [])]
     lx.anchors = list(data.get("anchors", []))
-    lx.patterns = [_compile(cat, p, where) for p in data.get("patterns", [])]
+    lx.patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("patterns", [])]
     lx.raw_prefilter = data.get("raw_prefilter", "")
     lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
     if lx.patterns and not lx.anchors:
@@ -183,5 +217,5 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
         if stem in _SPECIAL:
             continue
         cat = data.get("category", stem)
-        categories[cat] = parse_category(cat, data, name)
+        categories[cat] = parse_category(cat, data, name, lazy=directory is None)
     return Lexicon(categories, allow, lookalike)
