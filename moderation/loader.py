@@ -9,7 +9,10 @@ Each `<category>.toml` may hold (all optional; see moderation/README.md):
 - `latin`   Latin-letter terms (sb, cnm, fuck): fire only between non-letters.
 - `anchors` + `patterns`  regexes over the squeezed view, run only on lines holding an anchor;
             a pattern is a string or a table `{ re = "…", unless = "…" }` (`unless` is searched
-            on the same line and vetoes the hit).
+            in the same sentence and vetoes the hit).
+- `constructions`  slots of interchangeable words in order within a sentence
+            (`{ slots = [[…], […]], window = 8, any_order = false, unless = "…" }`), compiled
+            into patterns; their first slot's words become anchors (see `construction`).
 - `raw_prefilter` + `raw_patterns`  regexes over the folded view (spaces, digits and slashes
             intact: timestamps, QQ numbers, (2/3) counters), run on lines the prefilter finds.
 - `unless`  a regex that, found on a hit's line, vetoes every hit of the category there
@@ -164,6 +167,36 @@ def _compile(cat: str, item: object, where: str, *, lazy: bool = False) -> Patte
         raise ValueError(f"{where}: bad regex {src!r}: {e}") from None
 
 
+CLAUSE_GAP = r"[^。.!?;！？；\n]"  # what may stand between two slots: anything but a sentence's end
+
+
+def construction(item: dict, where: str) -> tuple[dict, list[str]]:
+    """A construction (`constructions` in a category file) as a pattern and its anchors.
+
+    A construction is a few slots, each a list of interchangeable words, that must appear in
+    order within one sentence, at most `window` characters apart (`any_order = true`: two slots,
+    either order). 导演 + 跟我/私下 + 说/透露 catches 导演私下跟我透露过 and every other wording of
+    the same three parts, where a sentence pattern catches only the sentences written down.
+    Its anchors are the first slot's words (both slots' words where the order is free)."""
+    slots = item.get("slots")
+    if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, list) and s for s in slots):
+        raise ValueError(f"{where}: a construction needs `slots`, two lists of words or more")
+    window = int(item.get("window", 8))
+    alts = ["(?:" + "|".join(re.escape(w) for w in sorted(s, key=len, reverse=True)) + ")" for s in slots]
+    gap = f"{CLAUSE_GAP}{{0,{window}}}?"
+    source = gap.join(alts)
+    anchors = list(slots[0])
+    if item.get("any_order"):
+        if len(slots) != 2:
+            raise ValueError(f"{where}: `any_order` takes two slots")
+        source = f"{source}|{alts[1]}{gap}{alts[0]}"
+        anchors += list(slots[1])
+    out = {"re": source}
+    if item.get("unless"):
+        out["unless"] = item["unless"]
+    return out, anchors
+
+
 def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> CategoryLexicon:
     lx = CategoryLexicon(cat)
     lx.terms = list(data.get("terms", []))
@@ -176,6 +209,10 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
     lx.latin = [t.lower() for t in data.get("latin", [])]
     lx.anchors = list(data.get("anchors", []))
     lx.patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("patterns", [])]
+    for item in data.get("constructions", []):
+        pat, anchors = construction(item, where)
+        lx.patterns.append(_compile(cat, pat, where, lazy=lazy))
+        lx.anchors += [a for a in anchors if a not in lx.anchors]
     lx.raw_prefilter = data.get("raw_prefilter", "")
     lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
     if lx.patterns and not lx.anchors:
