@@ -196,7 +196,7 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=0, help="print this many misses / false flags")
     ap.add_argument("--seed", type=int, default=21)
     a = ap.parse_args()
-    from daoyan.ruleset import load_ruleset
+    from gamedef.ruleset import load_ruleset
     from moderation.checker import get_checker
 
     checker = get_checker(load_ruleset("m84"))

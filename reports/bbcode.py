@@ -67,6 +67,11 @@ def _tally_table(tally: list[Mapping[str, Any]], floors: Mapping[str, int]) -> l
 def _outcome(outcome: Mapping[str, Any]) -> str:
     tie = [n for n in outcome.get("tie") or [] if clean(n)]
     out = clean(outcome.get("out"))
+    surv = outcome.get("survives")
+    if isinstance(surv, Mapping) and clean(surv.get("player")) and not out:
+        why = clean(surv.get("reason"))
+        return (f"[b]结果：[/b][b]{inert(surv.get('player'))}[/b] 得票最多，但{('因' + inert(why)) if why else ''}"
+                "不出局，[color=#D00000][b]无人出局[/b][/color]")
     if tie and not out:
         return f"[b]结果：[/b]{_names(tie)} [color=#D00000][b]平票，无人出局[/b][/color]"
     if out:
@@ -114,7 +119,11 @@ def render_bbcode(analysis: Mapping[str, Any]) -> str:
         line += f"，关门 {fmt_time(analysis.get('closes'), tz)}"
     out.append(line + "[/color]")
     if activity.get("accelerated"):
-        out.append("[color=#D00000]本讨论日已加速，改票作废。[/color]")
+        since = votes.get("accelerated_since")
+        if votes.get("accelerated_voids") == "after_granted" and since:
+            out.append(f"[color=#D00000]本讨论日自 {fmt_time(since, tz)} 起执行加速，此后的改票作废。[/color]")
+        else:
+            out.append("[color=#D00000]本讨论日已加速，改票作废。[/color]")
     out.append("")
 
     out.append("[size=4][b]票数统计[/b][/size]")
@@ -126,7 +135,12 @@ def render_bbcode(analysis: Mapping[str, Any]) -> str:
     if votes.get("abstained"):
         out.append(f"弃权：{_names(votes['abstained'])}")
     out.append("")
-    out.append(_outcome(votes.get("outcome") or {}))
+    outcome = votes.get("outcome") or {}
+    out.append(_outcome(outcome))
+    reds = [n for n in (outcome.get("red_carded") or []) if clean(n)] if isinstance(outcome, Mapping) else []
+    if reds:
+        when = "（在投票出局之前结算，其票及投给其的票不计）" if outcome.get("red_resolves") == "before_vote" else "（在投票结算之后执行）"
+        out.append(f"[b]红牌罚下：[/b][color=#D00000][b]{_names(reds)}[/b][/color]{when}")
     out.append("")
 
     invalid = _invalid(ballots)

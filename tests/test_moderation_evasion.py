@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from moderation.checker import get_checker
 from moderation.normalize import fold, key, views
 from moderation.structure import whistle_offenders

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from ..errors import DaoyanError, GameFileError, StoreError
-from ..gamefile import Game, load_game
+from gamedef.errors import DaoyanError, GameFileError, StoreError
+from gamedef.gamefile import Game, load_game
 from ..store import Store
 
 

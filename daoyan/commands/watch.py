@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 
 from ..analysis import analyze_day
-from ..errors import DaoyanError, ForumError
+from gamedef.errors import DaoyanError, ForumError
 from ..reporting import day_dict, write_day_reports
 from ..scan import scan_game
 from ..store import Store
 from ..watching import changes, summary
 from ._common import day_option
-from ..gamefile import load_game
+from gamedef.gamefile import load_game
 
 
 def parse_every(s: str) -> float:
