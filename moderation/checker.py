@@ -401,6 +401,8 @@ class Checker:
             fs, fe = d.span_to_folded(start, end)
             if fe - fs == end - start:
                 continue  # nothing skipped inside: the squeezed scan has seen it
+            if not normalize.gaps_ok(f_text, fs, fe):
+                continue
             if allows:
                 lo = bisect.bisect_left(allow_starts, start - reach)
                 hi = bisect.bisect_left(allow_starts, end)
