@@ -13,7 +13,8 @@ import click
 from . import __version__
 from gamedef.errors import DaoyanError
 
-COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo")
+COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
+            "serve")
 
 
 class _Group(click.Group):

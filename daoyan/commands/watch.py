@@ -11,6 +11,7 @@ from ..analysis import analyze_day
 from gamedef.errors import DaoyanError, ForumError
 from ..reporting import day_dict, write_day_reports
 from ..scan import scan_game
+from ..records import with_records
 from ..store import Store
 from ..watching import changes, summary
 from ._common import day_option
@@ -48,9 +49,10 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
             except ForumError as e:  # a bad round is reported; the next round tries again
                 scanned = f"scan failed this round: {e}"
             with Store(g.store_path) as store:
-                a = analyze_day(g, store, day, min(now, d.closes))
+                gr = with_records(g, store)
+                a = analyze_day(gr, store, day, min(now, d.closes))
                 cur = day_dict(a, remind=True)
-                write_day_reports(g, store, day, folder, min(now, d.closes), remind=True)
+                write_day_reports(gr, store, day, folder, min(now, d.closes), remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
             for line in changes(prev, cur):
                 click.echo("  " + line)
