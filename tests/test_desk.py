@@ -391,3 +391,14 @@ def test_a_hand_card_keeps_its_moment(desk, game: Path) -> None:  # noqa: F811
     assert [e["at"][:16] for e in entries if e["source"] == "manual"] == ["2026-11-11T15:00"]
     r = post(c, "/day/1/card", page, player="青梅", card="red", rule="x", when="2026-11-12T15:00")
     assert 'id="error"' in r.text and "outside day 1" in r.text
+
+
+def test_the_count_shows_the_acceleration_and_the_readings_as_votes_does(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    soup = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    v = cli_json("votes", str(game), "--day", "1", "--json")
+    acc = v["acceleration"]
+    line = soup.select_one("#acceleration").get_text()
+    assert f"{len(acc['counted_requests'])}/{acc['needed']}" in line
+    fields = [td.get_text() for td in soup.select("#readings tbody tr td:first-child")]
+    assert fields == [r["field"] for r in v["readings"]] and fields
