@@ -402,3 +402,26 @@ def test_the_count_shows_the_acceleration_and_the_readings_as_votes_does(desk, g
     assert f"{len(acc['counted_requests'])}/{acc['needed']}" in line
     fields = [td.get_text() for td in soup.select("#readings tbody tr td:first-child")]
     assert fields == [r["field"] for r in v["readings"]] and fields
+
+
+def test_records_from_a_store_of_an_earlier_desk_are_read(game: Path) -> None:  # noqa: F811
+    """A director_cards table without the moment column (an earlier desk): read, then extended."""
+    import sqlite3
+
+    from gamedef.gamefile import load_game
+
+    from daoyan import records
+    from daoyan.store import Store
+
+    con = sqlite3.connect(game.with_name("game.sqlite"))
+    con.execute("create table director_cards (id integer primary key, day int, player text, card text, rule text, "
+                "reason text, pid int, created_at text, created_by text)")
+    con.execute("insert into director_cards (day, player, card, rule, reason) values (1, '青梅', 'blue', 'r', '旧')")
+    con.commit()
+    con.close()
+    g = load_game(game)
+    with Store(g.store_path) as store:
+        assert [(c.player, c.card, c.at) for c in records.stored_cards(store, g)] == [("青梅", "blue", None)]
+        records.add_card(store, g, day=1, player="白露", card="blue", rule="r", reason="", who="t",
+                         at=g.day(1).closes)
+        assert [c.at for c in records.stored_cards(store, g)] == [None, g.day(1).closes]
