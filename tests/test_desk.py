@@ -425,3 +425,31 @@ def test_records_from_a_store_of_an_earlier_desk_are_read(game: Path) -> None:  
         records.add_card(store, g, day=1, player="白露", card="blue", rule="r", reason="", who="t",
                          at=g.day(1).closes)
         assert [c.at for c in records.stored_cards(store, g)] == [None, g.day(1).closes]
+
+
+def test_the_preview_of_any_text_has_only_safe_elements() -> None:
+    """Whatever the text, the preview holds only the renderer's own elements, and links only to http(s)."""
+    import warnings
+
+    from bs4 import MarkupResemblesLocatorWarning
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from daoyan.desk.preview import bbcode_to_html
+
+    alphabet = st.sampled_from(list("[]/=*<>\"' bcolrsizeutdatbl#:0159jvp") + ["[url=", "[color=", "javascript:",
+                                                                                "http://x/", "[/url]", "<script>"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(alphabet, max_size=40).map("".join))
+    def check(text: str) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)  # a bare url is the point here
+            soup = BeautifulSoup(str(bbcode_to_html(text)), "html.parser")
+        for tag in soup.find_all(True):
+            assert tag.name in {"b", "table", "tr", "td", "ul", "li", "span", "a", "br"}, (text, tag)
+            assert set(tag.attrs) <= {"class", "href", "target", "rel"}, (text, tag)
+            if tag.name == "a":
+                assert tag["href"].startswith(("http://", "https://")), (text, tag)
+
+    check()
