@@ -453,3 +453,12 @@ def test_the_preview_of_any_text_has_only_safe_elements() -> None:
                 assert tag["href"].startswith(("http://", "https://")), (text, tag)
 
     check()
+
+
+def test_the_page_says_how_fresh_its_posts_are(desk) -> None:
+    s, c = desk
+    before = BeautifulSoup(c.get("/day/2").text, "html.parser").select_one("#last-scan").get_text()
+    assert before.startswith("上次扫描")
+    r = post(c, "/day/2/rescan", c.get("/day/2").text)
+    after = BeautifulSoup(r.text, "html.parser").select_one("#last-scan")
+    assert after.get_text().startswith("上次扫描") and "bad" not in after.get("class", [])
