@@ -462,3 +462,12 @@ def test_the_page_says_how_fresh_its_posts_are(desk) -> None:
     r = post(c, "/day/2/rescan", c.get("/day/2").text)
     after = BeautifulSoup(r.text, "html.parser").select_one("#last-scan")
     assert after.get_text().startswith("上次扫描") and "bad" not in after.get("class", [])
+
+
+def test_the_reminder_is_what_remind_prints(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    soup = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    text = soup.select_one("#reminder-bbcode").get_text().replace("\r\n", "\n")
+    r = CliRunner().invoke(cli, ["remind", str(game), "--day", "1", "--at", "2026-11-11T22:00", "--bbcode"])
+    assert r.exit_code == 0, r.output
+    assert text == r.output
