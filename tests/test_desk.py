@@ -471,3 +471,14 @@ def test_the_reminder_is_what_remind_prints(desk, game: Path) -> None:  # noqa: 
     r = CliRunner().invoke(cli, ["remind", str(game), "--day", "1", "--at", "2026-11-11T22:00", "--bbcode"])
     assert r.exit_code == 0, r.output
     assert text == r.output
+
+
+def test_the_version_changes_when_the_cli_writes(desk, game: Path) -> None:  # noqa: F811
+    """A page open while the shell decides a flag can tell it is stale."""
+    s, c = desk
+    page = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    shown = page.select_one("#day")["data-version"]
+    assert c.get("/day/1/version").text == shown
+    r = CliRunner().invoke(cli, ["flags", "dismiss", "32-insult", "--game", str(game)])
+    assert r.exit_code == 0, r.output
+    assert c.get("/day/1/version").text != shown

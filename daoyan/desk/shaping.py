@@ -5,6 +5,8 @@ with their posts' context, the ledger, the reminder (as `remind`), the announcem
 """
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -136,8 +138,23 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
         "announcement": announcement, "announcement_html": bbcode_to_html(announcement),
         "colors": list(game.ruleset.cards.colors), "event_kinds": list(EVENT_KINDS),
         "actions": _local_actions(actions(store), game), "thread_zh": THREAD_ZH,
-        "live": d.opens <= now < d.closes, "last_scan": last_scan(store, game), "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
+        "live": d.opens <= now < d.closes, "last_scan": last_scan(store, game),
+        "version": store_version(store, game), "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
     }
+
+
+def store_version(store: Store, game: Game) -> str:
+    """A fingerprint of what the page is made of — scans, decisions, the desk's records, the game file —
+    so a page open while `scan`, `watch` or `flags` write can tell that it is stale."""
+    parts = [str(game.path.stat().st_mtime_ns) if game.path.exists() else ""]
+    for sql in ("select max(id), max(finished_at) from scans", "select count(*), max(decided_at) from decisions",
+                "select max(id), count(undone_at) from desk_actions", "select max(id), count(*) from director_events",
+                "select max(id), count(*) from director_cards"):
+        try:
+            parts.append(repr(store.db.execute(sql).fetchone()))
+        except sqlite3.OperationalError:  # a record table this store does not have yet
+            parts.append("-")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
 def last_scan(store: Store, game: Game) -> dict[str, Any] | None:
