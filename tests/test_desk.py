@@ -482,3 +482,23 @@ def test_the_version_changes_when_the_cli_writes(desk, game: Path) -> None:  # n
     r = CliRunner().invoke(cli, ["flags", "dismiss", "32-insult", "--game", str(game)])
     assert r.exit_code == 0, r.output
     assert c.get("/day/1/version").text != shown
+
+
+def test_looking_changes_nothing(desk, game: Path) -> None:  # noqa: F811
+    """Only POSTs with the CSRF token write: every GET leaves the store as it was."""
+    import sqlite3
+
+    def dump() -> list[str]:
+        con = sqlite3.connect(game.with_name("game.sqlite"))
+        try:
+            return list(con.iterdump())
+        finally:
+            con.close()
+
+    s, c = desk
+    c.get("/day/1")
+    before = dump()
+    for path in ("/", "/day/1", "/day/2", "/day/1?i=2", "/day/1?at=now", "/day/1/version", "/day/9"):
+        c.get(path)
+        c.get(path, headers={"hx-request": "true"})
+    assert dump() == before
