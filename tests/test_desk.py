@@ -152,6 +152,10 @@ def test_bad_input_is_one_message_not_a_crash(desk) -> None:
         r = post(c, path, page, **data)
         assert r.status_code == 200 and 'id="error"' in r.text, (path, data)
     assert c.get("/day/9").status_code == 400
+    r = c.get("/day/1?at=garbage")
+    assert r.status_code == 400 and "expected a local time" in r.text and "Traceback" not in r.text
+    r = c.get("/day/1?i=999")
+    assert r.status_code == 200 and BeautifulSoup(r.text, "html.parser").select_one("#day")["data-at"] == ""
 
 
 def test_the_slider_count_is_votes_at(desk, game: Path) -> None:  # noqa: F811
