@@ -18,9 +18,6 @@ from gamedef.names import normalize_name
 
 from .store import Store, decide_flag
 
-_TABLES = ("director_events", "director_cards", "desk_actions")
-
-
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -221,4 +218,4 @@ def actions(store: Store, limit: int = 50) -> list[dict[str, Any]]:
 
 
 __all__ = ["with_records", "ensure_tables", "decide", "add_card", "add_event", "log_only", "undo", "actions",
-           "stored_events", "stored_cards", "_TABLES"]
+           "stored_events", "stored_cards"]
