@@ -26,7 +26,11 @@ def command(game: str, full: bool, quiet: bool) -> None:
                 tasks[label] = bar.add_task(label, total=total)
             bar.update(tasks[label], completed=done, total=total)
 
-        result = scan_game(g, full=full, progress=progress)
+        def waiting(message: str) -> None:
+            if not quiet:
+                console.print(message, markup=False, highlight=False)
+
+        result = scan_game(g, full=full, progress=progress, waiting=waiting)
     for t in result.threads:
         click.echo(f"tid {t.tid} {t.subject}: {t.posts} floors on {t.pages} pages"
                    f" ({t.new} new, {t.changed} changed{', ' + str(t.gone) + ' gone' if t.gone else ''})"
