@@ -208,8 +208,9 @@ class Store:
             _upsert(self.db.conn, "posts", row, ("pid",))
             olds[p.pid] = (rev, row["first_seen"], row["time_precision"], row["posted_at"], source)
             lasts[p.pid] = (rev, key)
-            if same:
-                self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, rev])
+            if same:  # the API has no edit marker: a page read of the same words brings its time
+                self.db.execute("update revisions set last_seen=?, edited_at=coalesce(edited_at, ?) where pid=? and rev=?",
+                                [now, p.edit.at.isoformat() if p.edit and p.edit.at else None, p.pid, rev])
             else:
                 self.db.execute("insert or replace into revisions (pid, rev, key, text, message_html, hidden, "
                                 "edited_at, first_seen, last_seen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -81,7 +81,7 @@ class AccelerationRules:
     no_lurking_penalty_when_accelerated: bool = True
     delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
     # How a progress-thread post is read (engine.acceleration.read_post): the words each stance rests on.
-    accelerate_keywords: tuple[str, ...] = ("加速",)
+    accelerate_keywords: tuple[str, ...] = ("加速", "加快进程", "提速")  # 004 玩家须知 8: 提议进程加速 … 执行加快进程
     delay_keywords: tuple[str, ...] = ("延时", "延迟", "延期", "延长")
     not_keyword_after: tuple[str, ...] = ("度", "器", "剂", "键")  # 加速度 is physics, not a request
     request_verbs: tuple[str, ...] = ("申请", "同意", "支持", "赞成", "赞同", "求", "要求", "请求", "希望", "想",
@@ -94,7 +94,8 @@ class AccelerationRules:
                                        "多少", "几个", "几人", "能不能", "可不可以")
     question_particles: tuple[str, ...] = ("吗", "么", "呢")  # only at the end of a clause
     third_party_words: tuple[str, ...] = ("他", "她", "有人", "别人", "楼上", "某人", "大家都")
-    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1")
+    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1",
+                                     "我也是", "我也要", "我也一样", "我也")
     # a reply like "+1" / "附议" under a request: "request" (it joins that request) | "ignored"
     seconding: str = "request"
 
