@@ -326,7 +326,7 @@ def _check_more(rs: Ruleset, where: str) -> None:
     """Words the engine acts on and numbers it divides or counts by: a typo is refused here,
     not read as the default nor met as a crash in the middle of a count."""
     choices = [
-        ("acceleration.threshold", [rs.acceleration.threshold], ("at_least_half", "more_than_half")),
+        ("acceleration.threshold", [rs.acceleration.threshold], ("at_least_half", "more_than_half", "at_least", "more_than")),
         ("vote.change_reference", list(rs.vote.change_reference), ("reply", "quote")),
         ("cards.colors", list(rs.cards.colors), ("green", "blue", "yellow", "red")),
         ("lurking.card", [lr.card for lr in rs.lurking], rs.cards.colors),
