@@ -1,0 +1,99 @@
+"""Scenario games on the demo forum (which renders Discuz X3.5's markup: `回复 N#` headers, quote
+blocks, 本帖最后由 … 编辑 markers), one rule decision each, scanned for real and read through the CLI.
+Each test quotes the rule sentence it rests on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from daoyan.demo.sample import GAME_FID
+from daoyan.demo.server import DemoForum
+from daoyan.scan import scan_game
+from gamedef.gamefile import load_game
+
+from .test_rule_decisions_e2e import A, B, C, D, DIRECTOR, E, F, G, C_, V, at, game_text, run
+
+
+def _threads(forum: DemoForum, tag: str) -> dict[str, int]:
+    return {role: forum.add_thread(f"[{tag}] 第一天{zh}", fid=GAME_FID, author=DIRECTOR, posted_at=at("1 10:00"))
+            for role, zh in (("discussion", "讨论"), ("vote", "投票"), ("progress", "进程"))}
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("scenarios")
+    paths: dict[str, Path] = {}
+
+    def save(name: str, forum: DemoForum, ruleset: str, tids: dict[str, int], extra: str = "",
+             more: tuple[str, ...] = ()) -> None:
+        paths[name] = out / f"{name}.toml"
+        paths[name].write_text(game_text(forum.base_url, ruleset, tids, extra, more), "utf-8")
+        scan_game(load_game(paths[name]))
+
+    with DemoForum() as forum:
+        # 004: 芒种 red-carded at 12:00 (before the vote: out from then); 3 of the 5 left ask after it
+        g = _threads(forum, "S1")
+        for who, when in ((A, "1 13:00"), (B, "1 13:10"), (C, "1 13:20")):
+            forum.add_post(g["progress"], who, "申请加速", at(when))
+        save("red_living", forum, "004", g, '\n[[card]]\nday = 1\nplayer = "芒种"\ncard = "red"\n'
+             'rule = "违规判定 2(1)"\nreason = "侮辱"\nat = 2026-12-01T12:00:00\n')
+
+        # M84: labels in brackets, as the rule post prints 【投票格式】
+        g = _threads(forum, "S2")
+        forum.add_post(g["vote"], A, f"【投票对象】：{B}<br />\n【投票理由】：理由", at("1 11:00"))
+        forum.add_post(g["vote"], B, f"<strong>【投票对象】</strong>：{C}<br />\n<strong>【投票理由】</strong>：理由",
+                       at("1 11:10"))
+        save("brackets", forum, "m84", g)
+
+        # M84: a request after 讨论日结束三个小时前 does not count; the change after it stands
+        g = _threads(forum, "S3")
+        forum.add_post(g["progress"], A, "申请加速", at("1 11:00"))
+        forum.add_post(g["progress"], B, "申请加速", at("1 12:00"))
+        forum.add_post(g["progress"], C, "申请加速", at("2 19:30"))
+        va = forum.add_post(g["vote"], A, V(D), at("1 11:00"))
+        forum.add_post(g["vote"], A, C_(E), at("2 20:00"), reply_pid=va)
+        save("late_request", forum, "m84", g)
+
+        # M84: a player out before the day asks too: not counted (未出局角色可在进程帖中申请加速)
+        g = _threads(forum, "S4")
+        for who, when in ((A, "1 11:00"), (B, "1 11:10"), (G, "1 11:20")):
+            forum.add_post(g["progress"], who, "申请加速", at(when))
+        save("dead_request", forum, "m84", g, '\n[[event]]\nday = 1\nkind = "out"\nplayer = "谷雨"\nreason = "night"\n',
+             more=(G,))
+    return paths
+
+
+def test_004_a_red_during_the_day_leaves_the_living_count(games: dict[str, Path]) -> None:
+    """004 用语定义: 白天红牌罚下在被投票出局之前; 讨论日长短: 如果在进程帖中申请加速的玩家超过所有存活玩家的二分之一
+    则游戏进程加速 — from 12:00 five are living, and three of them ask: more than half."""
+    v = run("votes", str(games["red_living"]), "--day", "1")
+    assert v["outcome"]["red_carded"] == [F]
+    acc = v["acceleration"]
+    assert acc["living"] == 5 and acc["accelerated"], acc
+    act = run("activity", str(games["red_living"]), "--day", "1")
+    assert act["accelerated"]
+
+
+def test_m84_bracketed_labels_are_ballots(games: dict[str, Path]) -> None:
+    """M84 【投票格式】 投票对象：饺子 / 投票理由：饺子好吃; 讨论结束时，未回复投票帖者将被判罚黄牌."""
+    v = run("votes", str(games["brackets"]), "--day", "1")
+    assert {t["target"]: t["voters"] for t in v["tally"]} == {B: [A], C: [B]}
+    assert A not in v["not_voted"] and B not in v["not_voted"]
+    rem = run("remind", str(games["brackets"]), "--day", "1", "--at", "2026-12-02T20:00:00")
+    assert A not in rem["not_voted"] and B not in rem["not_voted"]
+
+
+def test_m84_request_after_the_cutoff_does_not_accelerate(games: dict[str, Path]) -> None:
+    """M84 讨论日长短: 当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于存活人数的一半."""
+    v = run("votes", str(games["late_request"]), "--day", "1")
+    assert not v["acceleration"]["accelerated"] and [r["player"] for r in v["acceleration"]["counted_requests"]] == [A, B]
+    change = next(b for b in v["ballots"] if b["kind"] == "change")
+    assert change["counted"] and {t["target"]: t["weight"] for t in v["tally"]} == {E: 1}
+
+
+def test_m84_a_dead_players_request_does_not_count(games: dict[str, Path]) -> None:
+    """M84 讨论日长短: 未出局角色可在进程帖中申请加速 — 2 of 6 living ask; 谷雨 (out) does not count."""
+    v = run("votes", str(games["dead_request"]), "--day", "1")
+    acc = v["acceleration"]
+    assert not acc["accelerated"] and acc["living"] == 6 and G not in [r["player"] for r in acc["counted_requests"]]
