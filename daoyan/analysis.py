@@ -133,6 +133,7 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
                         proxies=[p for p in game.proxies if p.day == day], revisions=revs,
                         priest=priest_for(game, store, day) or "", out_at=mid,
                         accelerated_since=acc.granted_at if acc.accelerated else None,
+                        accelerated_window=acc.was_accelerated,
                         ejected={p: (t if t is not None else d.closes) for p, t in (ejected or {}).items()})
     election = None
     if d.election_tid and game.ruleset.election.enabled:

@@ -75,3 +75,24 @@ def test_remind_still_warns_before_a_run_completes():
     r = reminders(ruleset=R004, day=days[1], at=days[1].closes - timedelta(hours=2), activity=act, not_voted=(),
                   history=hist + [today])
     assert [(s.player, s.needed) for s in r.at_risk] == [("饺子", 3)]
+
+
+# M84 讨论日长短: 执行加速时，所有人不可改票 … 延迟成功时，不再视为“执行加速”状态. Accelerated at 13:00, then a
+# delay granted at 16:00: a change at 14:00 was made while accelerated (void); one at 17:00 stands.
+def test_m84_a_change_while_accelerated_stays_void_after_a_delay_ends_it():
+    from engine.acceleration import acceleration
+
+    from .test_rule_decisions import posts3
+    prog = posts3(("饺子", "申请加速", "1 11:00"), ("包子", "申请加速", "1 12:00"), ("馄饨", "申请加速", "1 13:00"),
+                  ("汤圆", "申请延时", "1 14:30"), ("烧卖", "申请延时", "1 15:00"), ("春卷", "申请延时", "1 16:00"))
+    a = acceleration(prog, ruleset=M84, day=DAY, state=state())
+    assert not a.accelerated and a.delayed and a.was_accelerated == (t("1 13:00"), t("1 16:00"))
+    votes = [P(2, "饺子", "投票对象：包子\n投票理由：x", "1 11:00"), P(3, "包子", "投票对象：馄饨\n投票理由：x", "1 11:00"),
+             P(4, "饺子", "改票对象：馄饨\n改票理由：y", "1 14:00", quote=2, reply=2),
+             P(5, "包子", "改票对象：汤圆\n改票理由：y", "1 17:00", quote=3, reply=3)]
+    c = count_votes(votes, rules=M84, day=DAY, state=state(), accelerated=a.accelerated,
+                    accelerated_window=a.was_accelerated)
+    assert ballot(c, 4).codes == ["change_while_accelerated"] and not ballot(c, 4).counted
+    assert ballot(c, 5).counted
+    assert tally(c) == {"包子": 1.0, "汤圆": 1.0}
+    assert not c.accelerated

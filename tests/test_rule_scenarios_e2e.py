@@ -61,6 +61,17 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             forum.add_post(g["progress"], who, "申请加速", at(when))
         save("dead_request", forum, "m84", g, '\n[[event]]\nday = 1\nkind = "out"\nplayer = "谷雨"\nreason = "night"\n',
              more=(G,))
+
+        # M84: accelerated at 13:00, a delay granted at 16:00 ends it; a change at 14:00 is void, one at 17:00 stands
+        g = _threads(forum, "S5")
+        for who, text, when in ((A, "申请加速", "1 11:00"), (B, "申请加速", "1 12:00"), (C, "申请加速", "1 13:00"),
+                                (D, "申请延时", "1 14:30"), (E, "申请延时", "1 15:00"), (F, "申请延时", "1 16:00")):
+            forum.add_post(g["progress"], who, text, at(when))
+        va = forum.add_post(g["vote"], A, V(B), at("1 11:00"))
+        vb = forum.add_post(g["vote"], B, V(C), at("1 11:10"))
+        forum.add_post(g["vote"], A, C_(C), at("1 14:00"), quote_pid=va)
+        forum.add_post(g["vote"], B, C_(D), at("1 17:00"), quote_pid=vb)
+        save("delay_ends", forum, "m84", g)
     return paths
 
 
@@ -97,3 +108,16 @@ def test_m84_a_dead_players_request_does_not_count(games: dict[str, Path]) -> No
     v = run("votes", str(games["dead_request"]), "--day", "1")
     acc = v["acceleration"]
     assert not acc["accelerated"] and acc["living"] == 6 and G not in [r["player"] for r in acc["counted_requests"]]
+
+
+def test_m84_changes_while_accelerated_stay_void_after_a_delay(games: dict[str, Path]) -> None:
+    """M84 讨论日长短: 执行加速时，所有人不可改票 … 延迟成功时，不再视为“执行加速”状态."""
+    v = run("votes", str(games["delay_ends"]), "--day", "1")
+    acc = v["acceleration"]
+    assert not acc["accelerated"] and acc["delayed"] and acc["was_accelerated"][0].startswith("2026-12-01T13:00")
+    changes = {b["voter"]: b for b in v["ballots"] if b["kind"] == "change"}
+    assert not changes[A]["counted"] and [p["code"] for p in changes[A]["problems"]] == ["change_while_accelerated"]
+    assert changes[B]["counted"]
+    assert {t["target"]: t["weight"] for t in v["tally"]} == {B: 1, D: 1}
+    act = run("activity", str(games["delay_ends"]), "--day", "1")
+    assert not act["accelerated"]  # the day ends not accelerated: lurking is judged as on any day
