@@ -72,6 +72,24 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         forum.add_post(g["vote"], A, C_(C), at("1 14:00"), quote_pid=va)
         forum.add_post(g["vote"], B, C_(D), at("1 17:00"), quote_pid=vb)
         save("delay_ends", forum, "m84", g)
+
+        # M84: the @ link Discuz X3.5 renders for @名字, half-width colons with target and reason on one line,
+        # and a change by the 回复 button (改票需回复原投票楼层)
+        g = _threads(forum, "S6")
+        mention = ('投票对象：<a href="home.php?mod=space&amp;username=%E7%99%BD%E9%9C%B2" target="_blank">@白露</a>'
+                   '<br />\n投票理由：理由')
+        forum.add_post(g["vote"], A, mention, at("1 11:00"))
+        vb = forum.add_post(g["vote"], B, f"投票对象:{D} 投票理由:理由", at("1 11:10"))
+        forum.add_post(g["vote"], B, C_(E), at("1 12:00"), reply_pid=vb)
+        save("markup_m84", forum, "m84", g)
+
+        # 004: 改票时必须引用原投票帖 — a change by the 回复 button alone is void, one by 引用 counts
+        g = _threads(forum, "S7")
+        va = forum.add_post(g["vote"], A, V(B), at("1 11:00"))
+        vb = forum.add_post(g["vote"], B, V(C), at("1 11:10"))
+        forum.add_post(g["vote"], A, C_(C), at("1 12:00"), reply_pid=va)
+        forum.add_post(g["vote"], B, C_(D), at("1 12:10"), quote_pid=vb)
+        save("quote_004", forum, "004", g)
     return paths
 
 
@@ -121,3 +139,35 @@ def test_m84_changes_while_accelerated_stay_void_after_a_delay(games: dict[str, 
     assert {t["target"]: t["weight"] for t in v["tally"]} == {B: 1, D: 1}
     act = run("activity", str(games["delay_ends"]), "--day", "1")
     assert not act["accelerated"]  # the day ends not accelerated: lurking is judged as on any day
+
+
+def test_m84_genuine_markup_ballots(games: dict[str, Path]) -> None:
+    """M84: 投票格式中标点符号不区分全半角。投票对象与投票理由之间可以不换行; 【改票格式】改票需回复原投票楼层."""
+    v = run("votes", str(games["markup_m84"]), "--day", "1")
+    assert {t["target"]: t["voters"] for t in v["tally"]} == {C: [A], E: [B]}
+
+
+def test_004_change_must_quote(games: dict[str, Path]) -> None:
+    """004 投票规则: 改票时必须引用原投票帖."""
+    v = run("votes", str(games["quote_004"]), "--day", "1")
+    changes = {b["voter"]: b for b in v["ballots"] if b["kind"] == "change"}
+    assert not changes[A]["counted"] and [p["code"] for p in changes[A]["problems"]] == ["change_without_reference"]
+    assert changes[B]["counted"]
+    assert {t["target"]: t["weight"] for t in v["tally"]} == {B: 1, D: 1}
+
+
+@pytest.mark.parametrize("name", ["red_living", "brackets", "late_request", "dead_request", "delay_ends",
+                                  "markup_m84", "quote_004"])
+def test_report_remind_and_votes_agree(games: dict[str, Path], name: str, tmp_path: Path) -> None:
+    """Every scenario: `report` writes the announcement, and `remind` names the same unvoted players as `votes`."""
+    from click.testing import CliRunner
+
+    from daoyan.cli import cli
+    v = run("votes", str(games[name]), "--day", "1")
+    r = CliRunner().invoke(cli, ["report", str(games[name]), "--day", "1", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    bb = (tmp_path / "day1.bbcode.txt").read_text("utf-8")
+    out = v["outcome"]["out"]
+    assert (out is None) or out in bb
+    rem = run("remind", str(games[name]), "--day", "1", "--at", "2026-12-02T21:30:00")
+    assert rem["not_voted"] == v["not_voted"]
