@@ -66,9 +66,26 @@ def stored_events(store: Store, game: Game) -> tuple[Event, ...]:
                        at=_moment(r.get("at"), game)) for r in _table(store, "director_events"))
 
 
+def given_at(game: Game, day: int, at: str | None, created_at: str | None) -> datetime | None:
+    """When a hand-given card takes effect: the moment the director entered, else the moment the
+    director gave it when that lies inside the day (a red during the day ejects from then, per
+    `cards.red_resolves`); a card given after the day closed takes effect at the settlement (None)."""
+    if at:
+        return datetime.fromisoformat(at).astimezone(game.timezone)
+    if not created_at:
+        return None
+    try:
+        d = game.day(day)
+    except DaoyanError:
+        return None
+    given = datetime.fromisoformat(created_at).astimezone(game.timezone)
+    return given if d.opens <= given <= d.closes else None
+
+
 def stored_cards(store: Store, game: Game) -> tuple[ManualCard, ...]:
     return tuple(ManualCard(day=r["day"], player=r["player"], card=r["card"], rule=r.get("rule") or "",
-                            reason=r.get("reason") or "", pid=r.get("pid"), at=_moment(r.get("at"), game))
+                            reason=r.get("reason") or "", pid=r.get("pid"),
+                            at=given_at(game, r["day"], r.get("at"), r.get("created_at")))
                  for r in _table(store, "director_cards"))
 
 
@@ -121,10 +138,15 @@ def decide(store: Store, game: Game, flag: dict[str, Any], state: str, card: str
 
 
 def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule: str, reason: str, who: str,
-             pid: int | None = None, at: datetime | None = None) -> int:
-    """A card given by hand; `at` (optional) is when it was given, so a red during the day ejects from then."""
+             pid: int | None = None, at: datetime | None = None, now: datetime | None = None) -> int:
+    """A card given by hand; `at` (optional) is when it takes effect, so a red during the day ejects from
+    then. Without one, the card is dated by when the director gave it (`now`, default the clock) if that
+    is inside the day; after the day's close it takes effect at the settlement."""
     d = game.day(day)
     at = _within(d, at, game)
+    if at is None:
+        given = (now or datetime.now(timezone.utc)).astimezone(game.timezone)
+        at = given if d.opens <= given <= d.closes else None
     name = _player(game, player)
     if card not in game.ruleset.cards.colors:
         raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
