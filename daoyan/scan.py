@@ -46,6 +46,7 @@ class ThreadScan:
 class ScanResult:
     threads: list[ThreadScan] = field(default_factory=list)
     requests: int = 0
+    session: str | None = None
 
     @property
     def new(self) -> int:
@@ -54,6 +55,21 @@ class ScanResult:
     @property
     def changed(self) -> int:
         return sum(t.changed for t in self.threads)
+
+
+class ScanIncomplete(ForumError):
+    """Some threads failed; `result` holds what the scan did store."""
+
+    def __init__(self, message: str, result: ScanResult):
+        super().__init__(message)
+        self.result = result
+
+
+def stored_lines(result: ScanResult) -> list[str]:
+    """One line per scanned thread, for the director: what is now in the store."""
+    return [f"tid {t.tid} {t.subject}: {t.posts} floors on {t.pages} pages"
+            f" ({t.new} new, {t.changed} changed{', ' + str(t.gone) + ' gone' if t.gone else ''})"
+            f"{' [API]' if t.api else ''}" for t in result.threads]
 
 
 class Scanner:
@@ -66,6 +82,7 @@ class Scanner:
         self.progress = progress or (lambda label, done, total: None)
         self.api_ok: bool | None = {"always": True, "never": False}.get(game.forum.api)
         self.logged_in = False
+        self.session: str | None = None  # "reused" (a saved session still live) or "logged in"
         self._login_lock = asyncio.Lock()
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
         self._worker: ThreadPoolExecutor | None = None
@@ -88,7 +105,7 @@ class Scanner:
         creds = self.game.credentials()
         if creds is None:
             return
-        await self.client.login(*creds)
+        self.session = await self.client.login(*creds, question=self.game.security_question())
         self.logged_in = True
         self._login_gen += 1
 
@@ -352,7 +369,7 @@ class Scanner:
     async def scan(self) -> ScanResult:
         if self.game.forum.login is not None:
             await self._login()
-        result = ScanResult()
+        result = ScanResult(session=self.session)
         scan_id = self.store.scan_started()
         status = "failed"
         errors: list[str] = []
@@ -374,7 +391,7 @@ class Scanner:
             self.store.scan_finished(scan_id, status, requests=result.requests, new_posts=result.new,
                                      changed_posts=result.changed, note="; ".join(errors) or None)
         if errors:
-            raise ForumError("; ".join(errors) + " (everything else was scanned and stored)")
+            raise ScanIncomplete("; ".join(errors) + " (everything else was scanned and stored)", result)
         return result
 
 

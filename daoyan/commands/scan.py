@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..gamefile import load_game
-from ..scan import scan_game
+from ..scan import ScanIncomplete, scan_game, stored_lines
 
 
 @click.command("scan")
@@ -26,9 +26,16 @@ def command(game: str, full: bool, quiet: bool) -> None:
                 tasks[label] = bar.add_task(label, total=total)
             bar.update(tasks[label], completed=done, total=total)
 
-        result = scan_game(g, full=full, progress=progress)
-    for t in result.threads:
-        click.echo(f"tid {t.tid} {t.subject}: {t.posts} floors on {t.pages} pages"
-                   f" ({t.new} new, {t.changed} changed{', ' + str(t.gone) + ' gone' if t.gone else ''})"
-                   f"{' [API]' if t.api else ''}")
+        try:
+            result = scan_game(g, full=full, progress=progress)
+        except ScanIncomplete as e:
+            bar.stop()
+            for line in stored_lines(e.result):
+                click.echo(line)
+            click.echo(f"{e.result.requests} requests; stored the threads above in {g.store_path}")
+            raise
+    for line in stored_lines(result):
+        click.echo(line)
+    if result.session:
+        click.echo(f"session: {'saved session reused' if result.session == 'reused' else 'logged in'}")
     click.echo(f"{result.requests} requests; store: {g.store_path}")

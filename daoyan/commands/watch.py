@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from ..analysis import analyze_day
-from ..errors import DaoyanError, ForumError
+from ..errors import DaoyanError, ForumError, LoginFailed
 from ..reporting import day_dict, write_day_reports
-from ..scan import scan_game
+from ..scan import ScanIncomplete, scan_game, stored_lines
 from ..store import Store
 from ..watching import changes, summary
 from ._common import day_option
@@ -38,20 +38,33 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
     folder = Path(out) if out else g.path.parent / "reports"
     prev = None
     n = 0
+    failed: list[int] = []
+    last_error = ""
     try:
         while True:
             n += 1
-            now = g.now()
+            stored: list[str] = []
             try:
                 res = scan_game(g)
                 scanned = f"{res.new} new, {res.changed} changed floors ({res.requests} requests)"
+            except LoginFailed:
+                raise  # a refused password is never sent again: five lock the forum for 15 minutes
             except ForumError as e:  # a bad round is reported; the next round tries again
-                scanned = f"scan failed this round: {e}"
+                failed.append(n)
+                last_error = str(e)
+                scanned = f"SCAN FAILED this round: {e}"
+                click.echo(f"daoyan watch: round {n}: scan failed: {e}", err=True)
+                if isinstance(e, ScanIncomplete):
+                    stored = stored_lines(e.result)
+            # the count is as of the end of the scan: a ballot the scan brought in counts this round
+            now = g.now()
             with Store(g.store_path) as store:
                 a = analyze_day(g, store, day, min(now, d.closes))
                 cur = day_dict(a, remind=True)
                 write_day_reports(g, store, day, folder, min(now, d.closes), remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
+            for line in stored:
+                click.echo("  stored: " + line)
             for line in changes(prev, cur):
                 click.echo("  " + line)
             click.echo("  " + summary(cur))
@@ -62,3 +75,7 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
             time.sleep(max(0.0, min(period, (d.closes - g.now()).total_seconds() + 1)))
     except KeyboardInterrupt:
         click.echo("watch stopped; the store and the last reports are intact")
+    if failed:
+        rounds_s = ", ".join(map(str, failed))
+        raise ForumError(f"{len(failed)} of {n} watch round(s) failed to scan (round {rounds_s}); "
+                         f"the counts of those rounds come from what was stored before. Last error: {last_error}")

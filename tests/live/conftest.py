@@ -91,6 +91,19 @@ class Forum:
                 self.users[name] = u["password"]
         return out["posts"]
 
+    def log_mark(self) -> int:
+        """Where the forum's request log ends now (php -S logs every request)."""
+        return (Path(self.env["DZ_HOME"]) / "php.log").stat().st_size
+
+    def requests_since(self, mark: int, needle: str = "") -> list[str]:
+        with open(Path(self.env["DZ_HOME"]) / "php.log", "rb") as f:
+            f.seek(mark)
+            lines = f.read().decode("utf-8", "replace").splitlines()
+        return [ln for ln in lines if "]: " in ln and needle in ln]
+
+    def logins_since(self, mark: int) -> int:
+        return len(self.requests_since(mark, "POST /member.php?mod=logging&action=login&loginsubmit=yes"))
+
     def user(self, name: str) -> tuple[str, str]:
         return name, self.users.get(name, PASSWORD)
 
@@ -185,12 +198,13 @@ class LiveGame:
 
 def seed_game(forum: Forum, *, discussion: list[dict] | None = None, votes: list[dict] | None = None,
               opens_ago: timedelta = timedelta(hours=30), closes_in: timedelta = timedelta(hours=6),
-              vote_floors: int = 0) -> LiveGame:
+              vote_floors: int = 0, private: bool = False) -> LiveGame:
     """A day that opened `opens_ago` and closes in `closes_in`, posts spread over it.
 
     `discussion` / `votes`: posts as the seed JSON has them (`author`, `message`, optional
     `key`, `quote`, `banned`, `minutes` after the opening); `vote_floors` adds that many chatter
-    floors to the vote thread first (to make it several pages long)."""
+    floors to the vote thread first (to make it several pages long); `private`: on the board
+    密室 (fid 3), which guests cannot see."""
     n = next(_counter)
     tag = f"[L{n:03d}]"
     now = datetime.now(SHANGHAI).replace(microsecond=0)
@@ -207,6 +221,7 @@ def seed_game(forum: Forum, *, discussion: list[dict] | None = None, votes: list
             out.append(q)
         return out
 
+    fid = 3 if private else 2
     chatter = [{"author": PLAYERS[i % len(PLAYERS)], "message": f"第{i + 1}条闲聊，看看大家。",
                 "minutes": 5 + i} for i in range(vote_floors)]
     users = [{"name": DIRECTOR, "group": 1, "password": PASSWORD},
@@ -214,11 +229,11 @@ def seed_game(forum: Forum, *, discussion: list[dict] | None = None, votes: list
     users += [{"name": p, "group": 10, "password": PASSWORD} for p in PLAYERS]
     game = {
         "users": users,
-        "forums": [{"fid": 2, "name": "版杀"}],
+        "forums": [{"fid": 2, "name": "版杀"}, {"fid": 3, "name": "密室", "viewperm": "\t1\t2\t3\t10\t"}],
         "threads": [
-            {"key": "d1", "fid": 2, "subject": f"{tag} 第一天讨论帖", "author": DIRECTOR, "time": start,
+            {"key": "d1", "fid": fid, "subject": f"{tag} 第一天讨论帖", "author": DIRECTOR, "time": start,
              "message": "第一天讨论帖开门。", "posts": posts(discussion or [], "d")},
-            {"key": "v1", "fid": 2, "subject": f"{tag} 第一天投票帖", "author": DIRECTOR, "time": start + 1,
+            {"key": "v1", "fid": fid, "subject": f"{tag} 第一天投票帖", "author": DIRECTOR, "time": start + 1,
              "message": "第一天投票帖。每人一票，改票一次，改票需回复原投票楼层；关门前一小时不允许改票。",
              "posts": posts(chatter + (votes or []), "v")},
         ],
