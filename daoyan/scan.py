@@ -10,13 +10,15 @@ page): a gap is fetched again before the scan ends.
 from __future__ import annotations
 
 import asyncio
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from functools import partial
 from typing import Any, Callable, NamedTuple, TypeVar
 
-from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
+from parsers.discuz import (game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page,
+                            stated_utc_offset)
 from parsers.models import Post, ThreadPage
 from scraper.client import Fetched, ForumClient
 
@@ -47,6 +49,7 @@ class ScanResult:
     threads: list[ThreadScan] = field(default_factory=list)
     requests: int = 0
     session: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def new(self) -> int:
@@ -83,6 +86,7 @@ class Scanner:
         self.api_ok: bool | None = {"always": True, "never": False}.get(game.forum.api)
         self.logged_in = False
         self.session: str | None = None  # "reused" (a saved session still live) or "logged in"
+        self.warnings: set[str] = set()
         self._login_lock = asyncio.Lock()
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
         self._worker: ThreadPoolExecutor | None = None
@@ -123,8 +127,9 @@ class Scanner:
             f = await self.client.thread_page(tid, page)
             what = f"thread {tid} page {page}"
             try:
-                return f, await self._off_loop(parse_thread_page, f.text, tz=self.game.timezone,
-                                               tid_hint=tid, what=what)
+                tp = await self._off_loop(parse_thread_page, f.text, tz=self._page_zone(f.text),
+                                          tid_hint=tid, what=what)
+                return f, _in_zone(tp, self.game.timezone)
             except LoginRequired:
                 expired += 1
                 if self.game.forum.login is None or expired > LOGIN_RETRIES:
@@ -134,6 +139,25 @@ class Scanner:
                 broken += 1
                 if broken >= 3:
                     raise
+
+    def _page_zone(self, text: str) -> tzinfo:
+        """The zone a desktop page's times are written in: the one the page states (the account's
+        own 时区 setting, or the forum's), never assumed to be the game's. A page whose zone
+        disagrees with the game's is read in its own zone and converted, and the scan says so."""
+        stated = stated_utc_offset(text)
+        if stated is None:
+            return self.game.timezone
+        # Discuz's dgmdate() applies intval() of the offset: a member at GMT+9.5 is shown times
+        # at +9 (the footer still says 9.5; seen on X3.5)
+        zone = timezone(timedelta(hours=math.trunc(stated)))
+        game_offset = datetime.now(self.game.timezone).utcoffset() or timedelta(0)
+        if abs(game_offset.total_seconds() - stated * 3600) >= 60:
+            self.warnings.add(
+                f"the forum shows this account its times in GMT{stated:+g} but the game is in "
+                f"{self.game.timezone.key} (GMT{game_offset.total_seconds() / 3600:+g}): the pages' times "
+                f"were read as GMT{math.trunc(stated):+d}{'' if stated == math.trunc(stated) else ' (Discuz drops the half hour)'} and converted (exact API times are used where there are "
+                "any); set the account's 时区 to the forum default to make the pages match the game")
+        return zone
 
     async def _api(self, tid: int, page: int, ppp: int) -> tuple[Fetched, ThreadPage] | None:
         expired = 0
@@ -388,8 +412,9 @@ class Scanner:
             status = "ok" if not errors else "partial"
         finally:
             result.requests = int(self.client.stats.get("requests", 0))
+            result.warnings = sorted(self.warnings)
             self.store.scan_finished(scan_id, status, requests=result.requests, new_posts=result.new,
-                                     changed_posts=result.changed, note="; ".join(errors) or None)
+                                     changed_posts=result.changed, note="; ".join(errors + result.warnings) or None)
         if errors:
             raise ScanIncomplete("; ".join(errors) + " (everything else was scanned and stored)", result)
         return result
@@ -410,6 +435,13 @@ def _read_api_thread(text: str, tz: tzinfo, what: str) -> ThreadPage:
     if "Variables" not in doc:
         raise PageFormatError(f"{what}: not a Discuz mobile API answer")
     return parse_api_thread(doc, tz=tz, what=what)
+
+
+def _in_zone(tp: ThreadPage, tz: tzinfo) -> ThreadPage:
+    """The page with every post time in the game's zone (the same instant)."""
+    posts = [p if p.posted_at is None or p.posted_at.tzinfo is tz else replace(p, posted_at=p.posted_at.astimezone(tz))
+             for p in tp.posts]
+    return replace(tp, posts=posts)
 
 
 def _seen(p: Post) -> _Seen:

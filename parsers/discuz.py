@@ -222,6 +222,21 @@ def parse_local_time(text: str, tz: tzinfo) -> tuple[datetime | None, str]:
     return dt, "second" if s is not None else "minute"
 
 
+_STATED_ZONE = re.compile(r"GMT\s*([+-]\s*\d{1,2}(?:\.\d+)?)?\s*,\s*\d{4}-\d{1,2}-\d{1,2}")
+
+
+def stated_utc_offset(html: str) -> float | None:
+    """The time zone a desktop page says its times are in, in hours (`GMT+8, 2026-12-4 02:29` in
+    the footer): the logged-in member's own 时区 setting, else the forum's. None when absent."""
+    tail = html[-20000:]
+    m = None
+    for m in _STATED_ZONE.finditer(tail):
+        pass
+    if m is None:
+        return None
+    return float(m.group(1).replace(" ", "")) if m.group(1) else 0.0
+
+
 # ---------------------------------------------------------------- desktop page
 
 

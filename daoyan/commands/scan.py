@@ -32,10 +32,14 @@ def command(game: str, full: bool, quiet: bool) -> None:
             bar.stop()
             for line in stored_lines(e.result):
                 click.echo(line)
+            for w in e.result.warnings:
+                click.echo(f"note: {w}", err=True)
             click.echo(f"{e.result.requests} requests; stored the threads above in {g.store_path}")
             raise
     for line in stored_lines(result):
         click.echo(line)
+    for w in result.warnings:
+        click.echo(f"note: {w}", err=True)
     if result.session:
         click.echo(f"session: {'saved session reused' if result.session == 'reused' else 'logged in'}")
     click.echo(f"{result.requests} requests; store: {g.store_path}")

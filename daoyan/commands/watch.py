@@ -47,6 +47,7 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
             try:
                 res = scan_game(g)
                 scanned = f"{res.new} new, {res.changed} changed floors ({res.requests} requests)"
+                stored = [f"note: {w}" for w in res.warnings]
             except LoginFailed:
                 raise  # a refused password is never sent again: five lock the forum for 15 minutes
             except ForumError as e:  # a bad round is reported; the next round tries again
@@ -64,7 +65,7 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
                 write_day_reports(g, store, day, folder, min(now, d.closes), remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
             for line in stored:
-                click.echo("  stored: " + line)
+                click.echo("  " + (line if line.startswith("note: ") else "stored: " + line))
             for line in changes(prev, cur):
                 click.echo("  " + line)
             click.echo("  " + summary(cur))
