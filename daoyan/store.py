@@ -235,6 +235,12 @@ class Store:
             n += self.db.execute("update posts set gone_at=? where pid=? and gone_at is null", [now, pid]).rowcount
         return n
 
+    def set_floors(self, floors: dict[int, int]) -> None:
+        """pid → floor from the API's positions (stable across deletions, unlike page numbering)."""
+        with self.transaction():
+            self.db.conn.executemany("update posts set floor=? where pid=? and floor<>?",
+                                     [(f, pid, f) for pid, f in floors.items()])
+
     def set_thread(self, **fields: Any) -> None:
         fields.setdefault("scanned_at", _now())
         self.db["threads"].upsert(fields, pk="tid", alter=True)

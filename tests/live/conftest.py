@@ -91,6 +91,10 @@ class Forum:
                 self.users[name] = u["password"]
         return out["posts"]
 
+    def delete(self, pid: int) -> dict:
+        """A moderator's delete (to the recycle bin), as the forum's admin."""
+        return self.dz("delete", self.env["DZ_ADMIN"], self.env["DZ_ADMIN_PASSWORD"], pid)
+
     def log_mark(self) -> int:
         """Where the forum's request log ends now (php -S logs every request)."""
         return (Path(self.env["DZ_HOME"]) / "php.log").stat().st_size
