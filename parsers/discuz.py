@@ -448,6 +448,28 @@ def _within(n: Node, block: Node) -> bool:
     return False
 
 
+def _locked_notice_before(msg: Node) -> Node | None:
+    """The `div.locked` notice (提示: 该帖被管理员或版主屏蔽) an administrator's page puts before a
+    hidden post's words: a sibling before the `div.t_fsz` that holds `#postmessage_N`."""
+    box = msg
+    for _ in range(5):
+        box = box.parent
+        if box is None:
+            return None
+        if box.tag == "div" and "t_fsz" in _attr(box, "class").split():
+            break
+    else:
+        return None
+    prev = box.prev
+    while prev is not None:
+        if prev.tag == "div" and "locked" in _attr(prev, "class").split():
+            return prev
+        if prev.is_element_node and prev.tag != "div":
+            break
+        prev = prev.prev
+    return None
+
+
 def _bare_name(node: Node) -> str:
     """`匿名`, `游客 <em>ip</em>`, `NAME <em>该用户已被删除</em>`: the name without the note in <em>."""
     parts = []
@@ -536,9 +558,15 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
             posted_at, precision = parse_local_time(_attr(span, "title") if span else on.text(), tz)
         msg = nodes.message
         locked = nodes.locked
+        if locked is None and msg is not None:
+            locked = _locked_notice_before(msg)
         locked_text = locked.text() if locked is not None else ""
-        hidden = msg is None and any(w in locked_text for w in _HIDDEN)
+        # an administrator is shown a 屏蔽 post's words under the notice; everyone else only the
+        # notice: either way the post is hidden and read alike (the words are not the post's now)
+        hidden = any(w in locked_text for w in _HIDDEN)
         banned = msg is None and any(w in locked_text for w in _BANNED)
+        if hidden:
+            msg = None
         parts = parse_message(msg) if msg is not None else None
         if parts is not None:
             parts.attachments += nodes.attachments
