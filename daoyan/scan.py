@@ -81,10 +81,11 @@ class Scanner:
     """Scans the game's threads with one client into one store."""
 
     def __init__(self, game: Game, store: Store, client: ForumClient, *, full: bool = False,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, on_thread: "Callable[[ThreadScan], None] | None" = None):
         self.game, self.store, self.client = game, store, client
         self.full = full
         self.progress = progress or (lambda label, done, total: None)
+        self.on_thread = on_thread or (lambda ts: None)
         self.api_ok: bool | None = {"always": True, "never": False}.get(game.forum.api)
         self.logged_in = False
         self.session: str | None = None  # "reused" (a saved session still live) or "logged in"
@@ -470,12 +471,14 @@ class Scanner:
             for tid in self.game.tids:
                 try:
                     result.threads.append(await self.scan_thread(tid))
+                    self.on_thread(result.threads[-1])
                 except (ThreadMissing, PageFormatError) as e:
                     errors.append(str(e))
             rules = await self._rules_tid(result)
             if rules is not None and rules not in self.game.tids:
                 try:
                     result.threads.append(await self.scan_thread(rules))
+                    self.on_thread(result.threads[-1])
                 except (ThreadMissing, PageFormatError) as e:
                     errors.append(str(e))
             status = "ok" if not errors else "partial"
@@ -545,12 +548,15 @@ def make_client(game: Game, transport=None) -> ForumClient:
 
 
 async def scan_game_async(game: Game, store: Store, *, full: bool = False, progress: Progress | None = None,
-                          transport=None) -> ScanResult:
+                          transport=None, on_thread: "Callable[[ThreadScan], None] | None" = None) -> ScanResult:
     async with make_client(game, transport) as client:
-        return await Scanner(game, store, client, full=full, progress=progress).scan()
+        return await Scanner(game, store, client, full=full, progress=progress, on_thread=on_thread).scan()
 
 
-def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None) -> ScanResult:
-    """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input."""
+def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None,
+              on_thread: "Callable[[ThreadScan], None] | None" = None) -> ScanResult:
+    """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input.
+    `progress(label, pages done, pages planned)` as pages arrive; `on_thread` as each thread ends."""
     with Store(game.store_path) as store:
-        return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport))
+        return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport,
+                                           on_thread=on_thread))

@@ -35,3 +35,25 @@ def test_first_scan_counts_the_day(forum, tmp_path, api):
                 ["remind", gf, "--day", 1], ["report", gf, "--day", 1, "--out", tmp_path / "out"]):
         r = daoyan(*cmd)
         assert r.exit_code == 0, (cmd[0], r.output)
+
+
+def test_progress_is_truthful_and_names_the_thread(forum_utf8, tmp_path):
+    """Not on a terminal: one line per thread, with its subject, pages and requests. The progress
+    calls end full (pages done = pages planned) and carry the subject once it is known."""
+    from daoyan.gamefile import load_game
+    from daoyan.scan import scan_game
+
+    g = seed_game(forum_utf8, votes=VOTES + [{"author": "春卷", "message": f"第{i}句闲聊，等等看。"} for i in range(25)])
+    gf = g.game_file(tmp_path, api="never")
+    r = daoyan("scan", gf)
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("scanned tid")]
+    assert len(lines) == 2
+    assert any(f"scanned tid {g.vote} {g.tag} 第一天投票帖: 4 pages, 4 requests" == ln for ln in lines), lines
+    calls: list[tuple[str, int, int]] = []
+    scan_game(load_game(gf), full=True, progress=lambda *a: calls.append(a))
+    last = {}
+    for label, done, total in calls:
+        last[label.split()[1]] = (label, done, total)
+    label, done, total = last[str(g.vote)]
+    assert done == total == 4 and "第一天投票帖" in label
