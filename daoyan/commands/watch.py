@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -15,6 +16,15 @@ from ..store import Store
 from ..watching import changes, summary
 from ._common import day_option
 from ..gamefile import load_game
+
+
+def _newest_post(store: Store, tids) -> "datetime | None":
+    """When the newest stored post of these threads was posted (the forum's clock)."""
+    marks = ", ".join("?" for _ in tids)
+    rows = store.db.execute(f"select posted_at from posts where tid in ({marks}) and posted_at is not null "
+                            "and gone_at is null", list(tids)).fetchall()
+    times = [datetime.fromisoformat(r[0]) for r in rows]
+    return max(times, default=None)
 
 
 def parse_every(s: str) -> float:
@@ -57,12 +67,15 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
                 click.echo(f"daoyan watch: round {n}: scan failed: {e}", err=True)
                 if isinstance(e, ScanIncomplete):
                     stored = stored_lines(e.result)
-            # the count is as of the end of the scan: a ballot the scan brought in counts this round
             now = g.now()
             with Store(g.store_path) as store:
-                a = analyze_day(g, store, day, min(now, d.closes))
+                # the count is as of everything this scan brought in: a ballot that landed during
+                # the scan, or stamped by a forum clock ahead of this machine's, is reported in
+                # this round, not the next; the close still cuts off
+                at = min(max(now, _newest_post(store, d.tids.values()) or now), d.closes)
+                a = analyze_day(g, store, day, at)
                 cur = day_dict(a, remind=True)
-                write_day_reports(g, store, day, folder, min(now, d.closes), remind=True)
+                write_day_reports(g, store, day, folder, at, remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
             for line in stored:
                 click.echo("  " + (line if line.startswith("note: ") else "stored: " + line))
