@@ -35,7 +35,7 @@ LIMIT_MB = 300
 PIPELINE = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[2])
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 from daoyan.store import Store
 from daoyan.analysis import analyze_day

@@ -48,7 +48,7 @@ def score(gold: list[dict], got: dict[str, set[str]]) -> dict:
 
 
 def run(path: Path, ruleset_name: str = "m84") -> tuple[list[dict], dict[str, set[str]], dict]:
-    from daoyan.ruleset import load_ruleset
+    from gamedef.ruleset import load_ruleset
     from moderation.checker import lint_record
 
     rs = load_ruleset(ruleset_name)

@@ -32,7 +32,7 @@ import httpx  # noqa: E402
 
 from daoyan.demo.gamefile import write_game_file  # noqa: E402
 from daoyan.demo.server import DemoForum  # noqa: E402
-from daoyan.gamefile import load_game  # noqa: E402
+from gamedef.gamefile import load_game  # noqa: E402
 from daoyan.scan import Scanner, make_client  # noqa: E402
 from daoyan.store import Store  # noqa: E402
 

@@ -6,20 +6,23 @@ same posts, the same flags. The engine does the arithmetic; this module only gat
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
-from engine.activity import DayActivity, activity_json, count_activity
-from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger
+from engine.activity import DayActivity, activity_json, count_activity, water_heavy
+from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
-from engine.state import DayState, out_during, state_at
+from engine.schedule import check_close, opening_post_close
+from engine.state import DayState, out_during, state_at, state_at_moment
 from engine.votes import VoteCount, count_votes
 from parsers.models import Post
 
-from .gamefile import Game, normalize_name
+from gamedef.gamefile import Game
+from gamedef.names import normalize_name
 from .store import Store
 
 
@@ -39,15 +42,21 @@ class DayAnalysis:
     posts: dict[str, list[Post]] = field(default_factory=dict)
     history: list[Any] = field(default_factory=list)  # DayRecord of this day and the days before
     card_entries: list[CardEntry] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
+        d["acceleration"] = self.acceleration.to_json()  # every progress-thread post and how it was read
+        d["readings"] = self.game.ruleset.readings()
+        d["warnings"] = list(self.warnings)
         if self.election is not None:
             d["election"] = self.election.to_json()
         return d
 
     def activity_json(self) -> dict[str, Any]:
-        return activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        d["readings"] = self.game.ruleset.readings()
+        return d
 
     def reminder(self) -> Any:
         from engine.remind import reminders
@@ -75,6 +84,8 @@ class DayAnalysis:
             "activity": self.activity_json(),
             "flags": self.flags,
             "cards": self.ledger.to_json() if self.ledger else None,
+            "readings": self.game.ruleset.readings(),
+            "warnings": list(self.warnings),
         }
 
 
@@ -95,10 +106,16 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
     return None
 
 
-def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[DayState, VoteCount, Election | None,
-                                                                           DayActivity, Acceleration, dict[str, list[Post]]]:
+def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
+             ejected_before: dict[str, int] | None = None, ejected: dict[str, datetime | None] | None = None
+             ) -> tuple[DayState, VoteCount, Election | None, DayActivity, Acceleration, dict[str, list[Post]]]:
     d = game.day(day)
     st = state_at(game, day)
+    gone = [p for p, n in (ejected_before or {}).items() if n < day and p in st.living]
+    if gone:  # sent off by a red card on an earlier day (红牌罚下)
+        st = dataclasses.replace(st, living=tuple(p for p in st.living if p not in gone), out=st.out + tuple(gone),
+                                 whistled=tuple(w for w in st.whistled if w not in gone),
+                                 priest=None if st.priest in gone else st.priest)
     mid = out_during(game, day)
     by_role = _posts_by_role(game, store, day)
     acc = acceleration(by_role.get("progress", []), ruleset=game.ruleset, day=d, state=st, out_at=mid, at=at)
@@ -106,7 +123,9 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[D
     revs = store.revisions(p.pid for p in vote_posts if p.edited)
     votes = count_votes(vote_posts, rules=game.ruleset, day=d, state=st, at=at, accelerated=acc.accelerated,
                         proxies=[p for p in game.proxies if p.day == day], revisions=revs,
-                        priest=priest_for(game, store, day) or "", out_at=mid)
+                        priest=priest_for(game, store, day) or "", out_at=mid,
+                        accelerated_since=acc.granted_at if acc.accelerated else None,
+                        ejected={p: (t if t is not None else d.closes) for p, t in (ejected or {}).items()})
     election = None
     if d.election_tid and game.ruleset.election.enabled:
         election = elect_priest(by_role.get("election", []), rules=game.ruleset, day=d, state=st, at=at)
@@ -115,35 +134,68 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None) -> tuple[D
 
 
 def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, *, flags: bool = True) -> DayAnalysis:
-    """The whole of `day` as of `at` (default: the day's close)."""
+    """The whole of `day` as of `at` (default: the day's close).
+
+    Red cards are part of the count: a player whose first red comes on a day is counted per
+    `cards.red_resolves` that day (004: out of the count; M84: counted, then sent off) and is out
+    from the next day on."""
     d = game.day(day)
     history = []
     penalties: list[Penalty] = []
     entries: list[CardEntry] = []
+    manual = [entry_from_manual(c, game.ruleset) for c in game.cards]
+    flagged = accepted_flag_cards(store, game, day)
+    ejected_on: dict[str, int] = {}
     result = None
     for earlier in game.days:
         if earlier.number > day:
             break
         when = at if earlier.number == day else None
-        st, votes, election, act, acc, by_role = _one_day(game, store, earlier.number, when)
-        history.append(day_record(act, accelerated=acc.accelerated, voted=votes.replied,
-                                  whistled=st.whistled, excused=st.excused))
-        pens = lurking_penalties(history, ruleset=game.ruleset)
+        n = earlier.number
+        st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on)
+        rec = day_record(act, accelerated=acc.accelerated, voted=votes.replied, whistled=st.whistled,
+                         excused=st.excused)
+        pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
+        today = entries + entries_from_penalties(pens, at=None) + [e for e in manual + flagged if e.day <= n]
+        reds = red_moments(today, ruleset=game.ruleset, day=n)
+        reds = {p: t for p, t in reds.items() if p in st.living and (when is None or t is None or t <= when)}
+        if reds:
+            st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on,
+                                                              ejected=reds)
+        for p in reds:
+            ejected_on.setdefault(p, n)
+        history.append(rec)
         entries += entries_from_penalties(pens)
-        if earlier.number == day:
+        if n == day:
             penalties = pens
             result = (st, votes, election, act, acc, by_role)
     assert result is not None
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
+    a.warnings = close_warnings(game, day, by_role)
     if flags:
-        a.flags = day_flags(game, store, day, by_role)
-    entries += [entry_from_manual(c, game.ruleset) for c in game.cards if c.day <= day]
-    entries += accepted_flag_cards(store, game, day)
+        a.flags = day_flags(game, store, day, by_role, act)
+    entries += [e for e in manual if e.day <= day]
+    entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+def close_warnings(game: Game, day: int, by_role: dict[str, list[Post]]) -> list[dict[str, Any]]:
+    """A warning when the day's `closes` disagrees with the rule post's day length and with the
+    director's opening post (its 关门时间), naming what each says."""
+    d = game.day(day)
+    opening = ""
+    for role in ("discussion", "vote"):
+        first = next((p for p in by_role.get(role, []) if p.floor == 1), None)
+        if first is not None and opening_post_close(first.text, d.opens)[0] is not None:
+            opening = first.text
+            break
+    first_day = min(x.number for x in game.days)
+    c = check_close(d, game.ruleset.schedule, opening, first_day=first_day)
+    return [c.to_json()] if c.warn else []
 
 
 def flag_id(pid: int | None, category: str) -> str:
@@ -151,8 +203,36 @@ def flag_id(pid: int | None, category: str) -> str:
     return f"{pid}-{category}"
 
 
-def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None) -> list[dict[str, Any]]:
-    """Speech and posting flags of the day's threads, each with its id and the director's decision."""
+def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
+    """The rule thread and the older days' threads: posts made while `day` was open are checked
+    with the day (004 违规判定 6(1): 讨论帖、投票帖、进程帖或规则帖; an older day's thread is still the game's)."""
+    d = game.day(day)
+    today = set(d.tids.values())
+    out: dict[str, list[Post]] = {}
+    tids: list[tuple[str, int]] = []
+    rules_tid = game.rules_tid
+    if rules_tid is None:
+        row = store.db.execute("select value from meta where key='rules_tid'").fetchone()
+        rules_tid = int(row[0]) if row and row[0] else None
+    if rules_tid:
+        tids.append(("rules", rules_tid))
+    for earlier in game.days:
+        if earlier.number < day:
+            tids += [(f"day{earlier.number}_{role}", tid) for role, tid in earlier.tids.items()]
+    for role, tid in tids:
+        if tid in today:
+            continue
+        posts = [p for p in store.posts(tid) if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
+        if posts:
+            out.setdefault(role, []).extend(posts)
+    return out
+
+
+def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None,
+              activity: DayActivity | None = None) -> list[dict[str, Any]]:
+    """Speech and posting flags of the day's threads (and of posts made that day in the rule thread
+    and older days' threads), each with its id and the director's decision. Who is out is judged at
+    each post's own moment."""
     from moderation.checker import get_checker
 
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
@@ -162,7 +242,18 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
     decisions = {r["flag_id"]: r for r in store.db["decisions"].rows}
     out: list[dict[str, Any]] = []
     seen: set[int] = set()
-    for role, posts in by_role.items():
+
+    def decided(j: dict[str, Any]) -> dict[str, Any]:
+        dec = decisions.get(j["id"])
+        j["state"] = dec["state"] if dec else "open"
+        j["note"] = dec["note"] if dec else None
+        j["card"] = dec["card"] if dec else None
+        return j
+
+    everything = dict(by_role)
+    for role, posts in _extra_threads(game, store, day).items():
+        everything[role] = posts
+    for role, posts in everything.items():
         for post in posts:
             if post.pid in seen:
                 continue
@@ -170,7 +261,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
             key = normalize_name(post.author)
             if key in directors or key not in players:
                 continue  # directors use red and big fonts by right; spectators are not in the game
-            st = state_at(game, day, post.posted_at) if post.posted_at else state_at(game, day)
+            st = state_at_moment(game, post.posted_at, day) if post.posted_at else state_at(game, day)
             name = players[key]
             dead = name in st.out
             whistled = name in st.whistled
@@ -178,11 +269,24 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                 j = f.to_json()
                 j.update(pid=post.pid, floor=post.floor, author=post.author, tid=post.tid, thread=role)
                 j["id"] = flag_id(post.pid, f.category)
-                dec = decisions.get(j["id"])
-                j["state"] = dec["state"] if dec else "open"
-                j["note"] = dec["note"] if dec else None
-                j["card"] = dec["card"] if dec else None
-                out.append(j)
+                out.append(decided(j))
+    threshold = game.ruleset.activity.water_flag_per_day
+    if threshold and activity is None:
+        activity = count_activity(by_role, ruleset=game.ruleset, day=game.day(day), state=state_at(game, day),
+                                  out_at=out_during(game, day))
+    if threshold and activity is not None:
+        have = {(f["pid"], f["category"]) for f in out}
+        for player, posts in water_heavy(activity, by_role, threshold=threshold).items():
+            first = posts[0]
+            if (first.pid, "water") in have:
+                continue
+            floors = "、".join(f"#{p.floor}" for p in posts[:12]) + ("…" if len(posts) > 12 else "")
+            j = {"category": "water", "rule": game.ruleset.rule_for("water"),
+                 "evidence": f"第{day}天纯水帖{len(posts)}帖（{floors}），达到大量无意义水帖的提示线{threshold}帖",
+                 "suggested_card": game.ruleset.suggested_card("water"), "pid": first.pid, "floor": first.floor,
+                 "author": first.author, "context": "", "span": [0, 0], "note": "per-day water threshold (activity.water_flag_per_day)",
+                 "tid": first.tid, "thread": "discussion", "id": flag_id(first.pid, "water")}
+            out.append(decided(j))
     return out
 
 
@@ -192,10 +296,13 @@ def accepted_flag_cards(store: Store, game: Game, day: int) -> list[CardEntry]:
                             "where state='accepted' and day<=?", [day]).fetchall()
     out = []
     for fid, dnum, pid, cat, card, note in rows:
-        post = store.db.execute("select author, floor from posts where pid=?", [pid]).fetchone()
+        post = store.db.execute("select author, floor, posted_at from posts where pid=?", [pid]).fetchone()
         if post is None or not card:
             continue
-        out.append(CardEntry(player=post[0], card=card, day=dnum, rule=game.ruleset.rule_for(cat),
-                             reason=note or cat, source="flag", pid=pid, floor=post[1]))
+        players = {normalize_name(p): p for p in game.players}
+        when = datetime.fromisoformat(post[2]) if post[2] else None
+        out.append(CardEntry(player=players.get(normalize_name(post[0]), post[0]), card=card, day=dnum,
+                             rule=game.ruleset.rule_for(cat), reason=note or cat, source="flag", pid=pid,
+                             floor=post[1], at=when))
     return out
 

@@ -11,9 +11,10 @@ import sys
 import click
 
 from . import __version__
-from .errors import DaoyanError
+from gamedef.errors import DaoyanError
 
-COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo")
+COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
+            "serve")
 
 
 class _Group(click.Group):

@@ -8,8 +8,8 @@ from typing import Any, Iterable, Iterator
 from parsers.ballot import parse_ballot
 from parsers.models import Post
 
-from .errors import DaoyanError
-from .ruleset import Ruleset
+from gamedef.errors import DaoyanError
+from gamedef.ruleset import Ruleset
 
 _FORMAT_CODES = {"bad_format", "missing_reason"}
 
@@ -72,7 +72,7 @@ def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False
 
 
 def check_ruleset(spec: str) -> Ruleset:
-    from .ruleset import load_ruleset
+    from gamedef.ruleset import load_ruleset
 
     try:
         return load_ruleset(spec)

@@ -5,7 +5,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .analysis import DayAnalysis, analyze_day
-from .gamefile import Game
+from gamedef.gamefile import Game
 from .store import Store, sync_cards
 
 

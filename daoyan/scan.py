@@ -22,8 +22,8 @@ from parsers.discuz import (game_tag, load_api_json, parse_api_thread, parse_for
 from parsers.models import Post, ThreadPage
 from scraper.client import Fetched, ForumClient
 
-from .errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
-from .gamefile import Game
+from gamedef.errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
+from gamedef.gamefile import Game
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)

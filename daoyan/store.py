@@ -20,9 +20,9 @@ import sqlite_utils
 
 from parsers.models import Post, ThreadPage
 
-from .errors import StoreError
+from gamedef.errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: edited_at holds an ISO time with its offset (1: the forum's raw text)
 
 
 def _now() -> str:
@@ -77,6 +77,9 @@ class Store:
                 raise StoreError(f"{self.path}: store schema {version} is newer than this daoyan ({SCHEMA_VERSION}); upgrade daoyan")
             if version == SCHEMA_VERSION:
                 return
+            if version == 1:
+                self._edit_times_as_times()
+                return
         elif tables:
             raise StoreError(f"{self.path}: an SQLite file that is not a daoyan store (tables: {', '.join(sorted(tables))})")
         with db.conn:
@@ -122,6 +125,24 @@ class Store:
             db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
             db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
             db["meta"].upsert({"key": "created_at", "value": _now()}, pk="key")
+
+    def _edit_times_as_times(self) -> None:
+        """Schema 1 → 2: `edited_at` was the forum's text (`2026-11-27 18:06`, local); it becomes an ISO
+        time with the offset of the post's own time (the forum prints both in one zone). A text that
+        is no time becomes NULL; nothing else changes."""
+        from parsers.models import edit_time
+
+        db = self.db
+        with db.conn:
+            db.execute("begin")
+            for table, join in (("posts", "posts"), ("revisions", "posts")):
+                rows = db.execute(
+                    f"select t.rowid, t.edited_at, p.posted_at from [{table}] t join [{join}] p on p.pid = t.pid "
+                    "where t.edited_at is not null").fetchall()
+                for rowid, raw, posted in rows:
+                    t = edit_time(raw, datetime.fromisoformat(posted) if posted else None)
+                    db.execute(f"update [{table}] set edited_at=? where rowid=?", [t.isoformat() if t else None, rowid])
+            db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
     # ------------------------------------------------------------ writing
 
@@ -187,7 +208,7 @@ class Store:
                 self.db.execute("insert or replace into revisions (pid, rev, key, text, message_html, hidden, "
                                 "edited_at, first_seen, last_seen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 [p.pid, rev, key, p.text, p.message_html, int(p.hidden),
-                                 p.edit.at if p.edit else None, now, now])
+                                 p.edit.at.isoformat() if p.edit and p.edit.at else None, now, now])
         conn = self.db.conn
         conn.executemany("update posts set posted_at=?, time_precision=? where pid=?", timed)
         conn.executemany("update posts set last_seen=?, gone_at=null where pid=?", seen)
@@ -275,11 +296,22 @@ class Store:
             "select pid, floor, text, hidden from posts where tid=? and gone_at is null", [tid]).fetchall()}
 
     def revisions(self, pids: Iterable[int] | None = None) -> dict[int, list[tuple[datetime, str]]]:
-        """pid → [(first_seen, text), …] of every stored revision, oldest first."""
+        """pid → [(when, text), …] of every stored revision, oldest first. `when` is when the words
+        were first seen, except that a later revision carrying the forum's edit marker is dated by
+        the marker (本帖最后由 X 于 T 编辑): the edit happened then, whenever a scan saw it."""
         out: dict[int, list[tuple[datetime, str]]] = {}
-        q = "select pid, first_seen, text from revisions order by pid, rev"
-        for pid, seen, text in self.db.execute(q).fetchall():
-            out.setdefault(pid, []).append((datetime.fromisoformat(seen), text or ""))
+        q = "select pid, first_seen, text, edited_at from revisions order by pid, rev"
+        for pid, seen, text, edited in self.db.execute(q).fetchall():
+            when = datetime.fromisoformat(seen)
+            revs = out.setdefault(pid, [])
+            if revs and edited:
+                try:
+                    at = datetime.fromisoformat(edited)
+                    if at.tzinfo is not None:
+                        when = max(revs[-1][0], min(when, at))  # the marker shows minutes: keep the order
+                except ValueError:
+                    pass
+            revs.append((when, text or ""))
         if pids is not None:
             keep = set(pids)
             out = {k: v for k, v in out.items() if k in keep}

@@ -29,12 +29,19 @@ def votes_view(a: Any) -> Group:
         t.add_row("弃权", str(len(v["abstained"])), escape("、".join(v["abstained"])))
     parts.append(t)
     o = v["outcome"]
-    if o.get("out"):
+    if o.get("survives"):
+        sv = o["survives"]
+        parts.append(Text(f"无人出局 nobody out: {sv.get('player')} 得票最多但不出局"
+                          + (f"（{sv.get('reason')}）" if sv.get("reason") else ""), style="bold"))
+    elif o.get("out"):
         parts.append(Text(f"出局 out: {o['out']}", style="bold"))
     elif o.get("tie"):
         parts.append(Text(f"平票 tie: {'、'.join(o['tie'])} — 无人出局", style="bold"))
     else:
         parts.append(Text("无有效票 no counted votes"))
+    if o.get("red_carded"):
+        when = "投票出局之前结算" if o.get("red_resolves") == "before_vote" else "投票结算之后执行"
+        parts.append(Text(f"红牌罚下 sent off: {'、'.join(o['red_carded'])}（{when}）", style="bold red"))
     m = v.get("margins") or {}
     if m.get("leader"):
         decided = "已成定局 decided" if m.get("decided") else "未定 not decided"
@@ -55,6 +62,14 @@ def votes_view(a: Any) -> Group:
                        escape("；".join(f"[{p['code']}] {p['message']}" for p in b["problems"])))
         parts.append(bt)
     parts.append(Text("未投票 not voted: " + ("、".join(v["not_voted"]) or "无")))
+    acc = v.get("acceleration") or {}
+    if acc.get("readings"):
+        state = "已加速 accelerated" if acc.get("accelerated") else "未加速 not accelerated"
+        got = "、".join(f"{r['player']}（#{r['floor']}）" for r in acc.get("counted_requests") or [])
+        parts.append(Text(f"进程帖 progress: {state}；计入申请 {len(acc.get('counted_requests') or [])}/{acc.get('needed')}"
+                          + (f"：{got}" if got else "")))
+    for w in v.get("warnings") or []:
+        parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))
     return Group(*parts)
 
 

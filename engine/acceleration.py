@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day, normalize_name
-from daoyan.ruleset import AccelerationRules, Ruleset
+from gamedef.gamefile import Day
+from gamedef.names import normalize_name
+from gamedef.ruleset import AccelerationRules, Ruleset
 from parsers.models import Post
 
 from .state import DayState
@@ -49,11 +50,23 @@ class ProgressRequest:
     stance: dict[str, bool]  # {"accelerate": True} asks; False objects or withdraws
     counted: bool
     why: str | None = None  # not_a_player | out | before_open | after_cutoff | after_at | no_time
+    reading: dict[str, str] = field(default_factory=dict)  # kind -> request|objection|withdrawal|question|mention|second
+    note: str = ""  # what a "+1" seconded, and how the ruleset counts it
+
+    @property
+    def reading_zh(self) -> str:
+        """The reading in the director's words: 加速：申请 / 延时：反对 / 无关."""
+        if not self.reading:
+            return self.note or READING_ZH["none"]
+        parts = [f"{'加速' if k == ACCELERATE else '延时' if k == DELAY else ''}{READING_ZH.get(r, r)}"
+                 for k, r in self.reading.items()]
+        return "；".join(parts) + (f"（{self.note}）" if self.note else "")
 
     def to_json(self) -> dict[str, Any]:
         return {"pid": self.pid, "floor": self.floor, "player": self.player,
                 "posted_at": self.posted_at.isoformat() if self.posted_at else None,
-                "stance": dict(self.stance), "counted": self.counted, "why": self.why}
+                "stance": dict(self.stance), "counted": self.counted, "why": self.why,
+                "reading": dict(self.reading), "reading_zh": self.reading_zh, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,11 @@ class Acceleration:
     delay_granted_at: datetime | None = None
     delay_granted_pid: int | None = None
     cutoff: datetime | None = None
-    posts: tuple[ProgressRequest, ...] = ()
+    posts: tuple[ProgressRequest, ...] = ()  # posts with a stance (request, second, objection, withdrawal)
+    readings: tuple[ProgressRequest, ...] = ()  # every post of the thread, as it was read
+    counted_requests: tuple[ProgressRequest, ...] = ()  # the request behind each name in `requests`
+    counted_delays: tuple[ProgressRequest, ...] = ()
+    seconding: str = "request"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +102,14 @@ class Acceleration:
             "delay_granted_pid": self.delay_granted_pid,
             "cutoff": self.cutoff.isoformat() if self.cutoff else None,
             "posts": [p.to_json() for p in self.posts],
+            "readings": [p.to_json() for p in self.readings],
+            "counted_requests": [{"player": p.player, "floor": p.floor, "pid": p.pid,
+                                  "posted_at": p.posted_at.isoformat() if p.posted_at else None}
+                                 for p in self.counted_requests],
+            "counted_delays": [{"player": p.player, "floor": p.floor, "pid": p.pid,
+                                "posted_at": p.posted_at.isoformat() if p.posted_at else None}
+                               for p in self.counted_delays],
+            "seconding": self.seconding,
         }
 
 
@@ -96,36 +121,125 @@ def needed(rules: AccelerationRules, living: int) -> int:
     return living + 1
 
 
-def _words(rules: AccelerationRules) -> list[tuple[str, str, bool]]:
-    """(word, kind, asks) longest first; an objection is about whichever kind its words name."""
-    out: dict[str, tuple[str, bool]] = {}
-    for w in rules.request_words:
-        out[_norm(w)] = (ACCELERATE, True)
-    for w in rules.delay_words:
-        out[_norm(w)] = (DELAY, True)
-    for w in rules.against_words:
-        n = _norm(w)
-        kind = DELAY if any(_norm(d) in n for d in rules.delay_words) else ACCELERATE
-        out[n] = (kind, False)
-    return sorted(((w, k, a) for w, (k, a) in out.items() if w), key=lambda x: len(x[0]), reverse=True)
-
-
 def _norm(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+# What a progress-thread post says about one kind (accelerate / delay).
+REQUEST, OBJECTION, WITHDRAWAL, QUESTION, MENTION, SECOND = (
+    "request", "objection", "withdrawal", "question", "mention", "second")
+READING_ZH = {REQUEST: "申请", OBJECTION: "反对", WITHDRAWAL: "撤回申请", QUESTION: "提问", MENTION: "仅提及",
+              SECOND: "附议", "none": "无关"}
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|'[^']*'")
+_SENTENCE = re.compile(r"[^。.!?;\n…~]*[。.!?;\n…~]*")
+_CLAUSE = re.compile(r"[,、:]")
+_FILLER = re.compile(r"(?:赶紧|早点|快点|强烈|真的|直接|现在|今天)|[我吧啊呀哦哈嘛啦了请快先就也还都再一下把和点+1!！~～.。,，]+")
+
+
+def _is_question(clause: str, sentence: str, rules: AccelerationRules) -> bool:
+    bare = clause.rstrip("!~。. ?")
+    return (bare.endswith("?") or clause.rstrip().endswith("?") or any(w in clause for w in rules.question_words)
+            or any(bare.endswith(p) for p in rules.question_particles) or "?" in clause)
+
+
+def _clause_reading(clause: str, sentence: str, at: int, word: str, rules: AccelerationRules,
+                    others: Sequence[str]) -> str:
+    """The reading of one clause around the keyword found at `at`."""
+    prefix, suffix = clause[:at], clause[at + len(word):]
+    if any(w in sentence for w in rules.withdraw_words):
+        return WITHDRAWAL
+    if _is_question(clause, sentence, rules):
+        return QUESTION
+    bare_clause, bare_prefix = clause, prefix
+    for ex in rules.negation_exceptions:
+        bare_clause, bare_prefix = bare_clause.replace(ex, ""), bare_prefix.replace(ex, "")
+    if any(_norm(w) in bare_clause for w in rules.against_words):
+        return OBJECTION
+    near = bare_prefix[-8:]  # a negation governs the words right before the keyword, not a whole clause
+    if any(n in near for n in rules.negations) or suffix.startswith(("算了", "不要了", "免了", "就不")):
+        return OBJECTION
+    if any(t in prefix for t in rules.third_party_words) or any(o and o in prefix for o in others):
+        return MENTION
+    if any(_norm(w) in clause for w in rules.request_words if w != word) and any(v in prefix for v in rules.request_verbs):
+        return REQUEST
+    if any(v in prefix for v in rules.request_verbs) or suffix.startswith("+1"):
+        return REQUEST
+    if len(_FILLER.sub("", (bare_prefix + suffix).replace(word, ""))) == 0:
+        return REQUEST  # "加速", "加速！", "我加速", "加速吧", "加速+1"
+    return MENTION
+
+
+_READ_CHARS = 2000
+_MAX_HITS = 24  # keywords read per kind in one post
+_STRENGTH = {REQUEST: 3, OBJECTION: 3, WITHDRAWAL: 3, QUESTION: 2, MENTION: 1}
+
+
+def read_post(text: str, rules: AccelerationRules, *, author: str = "", players: Sequence[str] = ()) -> dict[str, str]:
+    """How a progress-thread post reads, per kind it names: {"accelerate": "request"|"objection"|
+    "withdrawal"|"question"|"mention"} (`second` for a bare "+1"/"附议", under key "*": the
+    count resolves what it seconds). The last decisive clause of the post is its stance: a
+    request or objection outweighs a question, which outweighs a mere mention (a word inside
+    quotation marks is someone else's words: a mention)."""
+    text = text[:_READ_CHARS]  # a request is a short post; a hostile wall of 加速 must not cost quadratic time
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    flat = _norm(text)
+    if flat:
+        seconds = "|".join(re.escape(_norm(w)) for w in sorted(rules.second_words, key=len, reverse=True) if _norm(w))
+        stripped = re.sub(r"[!！~～。.,，、\s]+", "", flat)
+        if seconds and stripped and re.fullmatch(f"(?:{seconds})+", stripped):
+            return {"*": SECOND}
+    me = normalize_name(author)
+    others = [_norm(p) for p in players if normalize_name(p) != me]
+    quoted = [m.span() for m in _QUOTED.finditer(norm)]
+    result: dict[str, tuple[int, str]] = {}
+    kinds = ((ACCELERATE, rules.accelerate_keywords), (DELAY, rules.delay_keywords))
+    for kind, keywords in kinds:
+        words = sorted({_norm(w) for w in keywords if _norm(w)}, key=len, reverse=True)
+        if not words:
+            continue
+        pattern = re.compile("|".join(re.escape(w) for w in words))
+        hits = 0
+        for sm in _SENTENCE.finditer(norm):
+            sentence = sm.group(0)
+            if not sentence.strip():
+                continue
+            pos = sm.start()
+            for part in _CLAUSE.split(sentence):
+                start = norm.find(part, pos) if part else pos
+                pos = start + len(part)
+                clause_raw = part
+                for m in pattern.finditer(clause_raw):
+                    hits += 1
+                    if hits > _MAX_HITS:
+                        break
+                    after = clause_raw[m.end():m.end() + 1]
+                    if after and after in rules.not_keyword_after:
+                        continue
+                    absolute = start + m.start()
+                    if any(a <= absolute < b for a, b in quoted):
+                        reading = MENTION
+                    else:
+                        clause = "".join(clause_raw.split())
+                        at = len("".join(clause_raw[:m.start()].split()))
+                        reading = _clause_reading(clause, _norm(sentence), at, m.group(0), rules, others)
+                    old = result.get(kind)
+                    if old is None or _STRENGTH[reading] >= old[0]:
+                        result[kind] = (_STRENGTH[reading], reading)
+    if not result and any(w in flat for w in rules.withdraw_words) and "申请" in flat:
+        return {"*": WITHDRAWAL}  # "撤回申请": whatever the poster asked for before
+    return {k: r for k, (_, r) in result.items()}
+
+
 def stance(text: str, rules: AccelerationRules) -> dict[str, bool]:
-    """What a post asks: {"accelerate": True/False, "delay": True/False}, only the kinds it names."""
-    words = _words(rules)
-    if not words:
-        return {}
-    meaning = {w: (k, a) for w, k, a in words}
-    pattern = re.compile("|".join(re.escape(w) for w, _, _ in words))
-    result: dict[str, bool] = {}
-    for m in pattern.finditer(_norm(text)):
-        kind, asks = meaning[m.group(0)]
-        result[kind] = asks
-    return result
+    """What a post asks on its own: {"accelerate": True} requests, False objects or withdraws;
+    questions, mentions and bare "+1" replies are not stances (see `read_post`)."""
+    out: dict[str, bool] = {}
+    for kind, reading in read_post(text, rules).items():
+        if reading == REQUEST:
+            out[kind] = True
+        elif reading in (OBJECTION, WITHDRAWAL):
+            out[kind] = False
+    return out
 
 
 def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, state: DayState,
@@ -147,18 +261,53 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
                    if not (normalize_name(p) in left and t is not None and left[normalize_name(p)] <= t))
 
     asking: dict[str, list[str]] = {ACCELERATE: [], DELAY: []}
+    floors: dict[str, dict[str, ProgressRequest]] = {ACCELERATE: {}, DELAY: {}}
     granted: dict[str, tuple[datetime, Post, int] | None] = {ACCELERATE: None, DELAY: None}
     seen: list[ProgressRequest] = []
+    readings: list[ProgressRequest] = []
+    by_pid: dict[int, dict[str, str]] = {}
+    floor_of: dict[int, int] = {}
+    last_request: list[tuple[str, Post]] = []  # (kind, post) of every request read so far, in order
     order = sorted(progress_posts, key=lambda p: (p.posted_at is None, p.posted_at or day.opens, p.floor))
     for post in order:
-        st = stance(post.text, rules) if not post.hidden else {}
-        if not st:
-            continue
+        read = read_post(post.text, rules, author=post.author, players=state.players) if not post.hidden else {}
+        note = ""
+        if read.get("*") == SECOND:
+            refs = ([post.reply_to.pid] if post.reply_to and post.reply_to.pid else []) + [q.pid for q in post.quotes if q.pid]
+            target = next(((k, pid) for pid in refs for k, r in by_pid.get(pid, {}).items() if r == REQUEST), None)
+            if target is None and not refs:
+                me = normalize_name(post.author)
+                prior = next(((k, p) for k, p in reversed(last_request) if normalize_name(p.author) != me), None)
+                target = (prior[0], prior[1].pid) if prior else None
+            if target is None:
+                read, note = {}, "附议，但找不到所附议的申请"
+            else:
+                kind, pid = target
+                fl = floor_of.get(pid)
+                what = "加速" if kind == ACCELERATE else "延时"
+                if rules.seconding == "request":
+                    read, note = {kind: SECOND}, f"附议第{fl}楼的{what}申请，按规则集（seconding = request）计为申请"
+                else:
+                    read, note = {}, f"附议第{fl}楼的{what}申请，按规则集（seconding = ignored）不计"
+        if read.get("*") == WITHDRAWAL:
+            mine = [k for k in (ACCELERATE, DELAY) if roster.get(normalize_name(post.author)) in asking[k]]
+            read = {k: WITHDRAWAL for k in mine}
+            note = "撤回此前的申请" if mine else "撤回申请，但此前没有计入的申请"
+        by_pid[post.pid] = read
+        floor_of[post.pid] = post.floor
+        st = {k: r in (REQUEST, SECOND) for k, r in read.items() if r in (REQUEST, SECOND, OBJECTION, WITHDRAWAL)}
         key, t = normalize_name(post.author), post.posted_at
         why = left_out(key, t, roster=roster, gone=gone, left=left, opens=day.opens, deadline=cutoff,
                        deadline_why="after_cutoff", end=end)
-        seen.append(ProgressRequest(pid=post.pid, floor=post.floor, player=post.author, posted_at=t,
-                                    stance=st, counted=why is None, why=why))
+        entry = ProgressRequest(pid=post.pid, floor=post.floor, player=post.author, posted_at=t, stance=st,
+                                counted=bool(st) and why is None, why=why, reading=dict(read), note=note)
+        readings.append(entry)
+        for kind, r in read.items():
+            if r == REQUEST:
+                last_request.append((kind, post))
+        if not st:
+            continue
+        seen.append(entry)
         if why is not None:
             continue
         name = roster[key]
@@ -166,8 +315,10 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
             who = asking[kind]
             if asks and name not in who:
                 who.append(name)
+                floors[kind][name] = entry
             elif not asks and name in who and granted[kind] is None:
                 who.remove(name)
+                floors[kind].pop(name, None)
         n = living_at(t)
         for kind in (ACCELERATE, DELAY):
             if granted[kind] is None and rules.granted(len(asking[kind]), n):
@@ -179,10 +330,14 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
     living = acc_g[2] if acc_g else living_at(end)
     source = "thread"
     g_at, g_pid, g_floor = (acc_g[0], acc_g[1].pid, acc_g[1].floor) if acc_g else (None, None, None)
-    override = day.accelerated if day.accelerated is not None else (True if state.accelerated_event else None)
+    event_at = state.accelerated_since if state.accelerated_since is not None and (at is None or state.accelerated_since <= at) else None
+    override = day.accelerated if day.accelerated is not None else (
+        True if state.accelerated_event or event_at is not None else None)
     if override is not None:
         source = "override"
-        if override and not accelerated:
+        if override and day.accelerated is None and event_at is not None:
+            g_at, g_pid, g_floor = event_at, None, None  # the director's event says when
+        elif override and not accelerated:
             g_at, g_pid, g_floor = day.opens, None, None
         accelerated = override
     if not accelerated:
@@ -192,7 +347,9 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
         needed=needed(rules, living), accelerated=accelerated, delayed=delayed, source=source,
         granted_at=g_at, granted_pid=g_pid, granted_floor=g_floor,
         delay_granted_at=del_g[0] if del_g else None, delay_granted_pid=del_g[1].pid if del_g else None,
-        cutoff=cutoff, posts=tuple(seen))
+        cutoff=cutoff, posts=tuple(seen), readings=tuple(readings),
+        counted_requests=tuple(floors[ACCELERATE][n] for n in asking[ACCELERATE]),
+        counted_delays=tuple(floors[DELAY][n] for n in asking[DELAY]), seconding=rules.seconding)
 
 
 def accelerated_at(acc: Acceleration, moment: datetime) -> bool:

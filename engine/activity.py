@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from daoyan.gamefile import Day, normalize_name
-from daoyan.ruleset import Ruleset
+from gamedef.gamefile import Day
+from gamedef.names import normalize_name
+from gamedef.ruleset import Ruleset
 from moderation.water import is_water
 from parsers.models import Post
 
@@ -180,3 +181,23 @@ def activity_json(day_activity: DayActivity, penalties: Sequence[Any], voted: It
         out["accelerated"] = bool(acceleration.accelerated)
         out["acceleration"] = acceleration.to_json()
     return out
+
+
+def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[Post]], *, threshold: int
+                ) -> dict[str, list[Post]]:
+    """Players with at least `threshold` water posts among the day's counted posts (M84 违规判定 6(5)
+    大量无意义水帖), each with those posts; nothing when `threshold` is 0."""
+    if threshold <= 0:
+        return {}
+    names = {normalize_name(p.player): p.player for p in day_activity.players}
+    uncounted = {(u.tid, u.pid) for u in day_activity.uncounted if u.why != "water"}
+    found: dict[str, list[Post]] = {}
+    for _, post in _unique(posts_by_role, day_activity.count_in):
+        key = normalize_name(post.author)
+        if key not in names or (post.tid, post.pid) in uncounted or post.hidden or post.author_banned:
+            continue
+        if post.posted_at is None or not (day_activity.opens <= post.posted_at <= day_activity.at):
+            continue
+        if is_water(post.text, post.smilies) and not (post.attachments or post.links):
+            found.setdefault(names[key], []).append(post)
+    return {p: ps for p, ps in found.items() if len(ps) >= threshold}

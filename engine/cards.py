@@ -16,9 +16,10 @@ Arithmetic, per player, in the order cards were given (by day, then as listed):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Iterable, Mapping, Sequence
 
-from daoyan.ruleset import Ruleset
+from gamedef.ruleset import Ruleset
 
 SOURCES = ("lurking", "flag", "manual")
 
@@ -33,10 +34,12 @@ class CardEntry:
     source: str  # lurking | flag | manual
     pid: int | None = None  # the post it came from, where there is one
     floor: int | None = None
+    at: datetime | None = None  # when in the day it was given (None: at the day's settlement)
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "card": self.card, "day": self.day, "rule": self.rule,
-                "reason": self.reason, "source": self.source, "pid": self.pid, "floor": self.floor}
+                "reason": self.reason, "source": self.source, "pid": self.pid, "floor": self.floor,
+                "at": self.at.isoformat() if self.at else None}
 
 
 @dataclass(frozen=True)
@@ -176,13 +179,47 @@ def ledger(entries: Iterable[CardEntry], *, ruleset: Ruleset, camps: Mapping[str
     return Ledger(players=players, camps=camp_rows, not_counted=tuple(skipped), camp_red_limit=rules.camp_red_limit)
 
 
-def entries_from_penalties(penalties: Iterable[Any]) -> list[CardEntry]:
+def red_moments(entries: Iterable[CardEntry], *, ruleset: Ruleset, day: int) -> dict[str, datetime | None]:
+    """Players whose first red card (given, or merged from yellows) comes on `day`, each with the
+    moment of the card that made it (None: the day's settlement, as lurking cards are). The ledger
+    decides who is ejected; this says when, so the count can apply `cards.red_resolves`."""
+    rules = ruleset.cards
+    if not rules.red_ejects:
+        return {}
+    ordered = [e for _, e in sorted(enumerate(entries), key=lambda ie: (ie[1].day, ie[1].at is None,
+                                                                         ie[1].at or datetime.min, ie[0]))]
+    out: dict[str, datetime | None] = {}
+    blue: dict[str, int] = {}
+    yellow: dict[str, int] = {}
+    done: set[str] = set()
+    for e in ordered:
+        p = e.player
+        if p in done or e.card not in rules.colors or e.card == "green":
+            continue
+        red = e.card == "red"
+        if e.card == "blue":
+            blue[p] = blue.get(p, 0) + 1
+            if rules.blue_per_yellow > 0 and blue[p] >= rules.blue_per_yellow:
+                blue[p] -= rules.blue_per_yellow
+                yellow[p] = yellow.get(p, 0) + 1
+        elif e.card == "yellow":
+            yellow[p] = yellow.get(p, 0) + 1
+        if rules.yellow_per_red > 0 and yellow.get(p, 0) >= rules.yellow_per_red:
+            red = True
+        if red:
+            done.add(p)
+            if e.day == day:
+                out[p] = e.at
+    return out
+
+
+def entries_from_penalties(penalties: Iterable[Any], at: datetime | None = None) -> list[CardEntry]:
     """Lurking penalties (`engine.lurking.Penalty`) as ledger entries."""
     return [CardEntry(player=p.player, card=p.card, day=p.day, rule=p.rule, reason=p.reason, source="lurking")
             for p in penalties]
 
 
 def entry_from_manual(card: Any, ruleset: Ruleset) -> CardEntry:
-    """A `[[card]]` of the game file (`daoyan.gamefile.ManualCard`) as a ledger entry."""
+    """A `[[card]]` of the game file (`gamedef.gamefile.ManualCard`) as a ledger entry."""
     return CardEntry(player=card.player, card=card.card, day=card.day, rule=ruleset.citation(card.rule),
-                     reason=card.reason, source="manual", pid=card.pid)
+                     reason=card.reason, source="manual", pid=card.pid, at=getattr(card, "at", None))

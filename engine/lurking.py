@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from daoyan.ruleset import LurkingRule, Ruleset
+from gamedef.ruleset import LurkingRule, Ruleset
 
 from .activity import DayActivity
 
@@ -41,6 +41,13 @@ class DayRecord:
     excused: frozenset[str] = frozenset()
     out_mid_day: frozenset[str] = frozenset()  # went out before the day closed
     thread_label: str = "讨论帖"  # where the posts were counted, for the reason text
+    all_posts: Mapping[str, int] | None = None  # posts with water included (None: the same as `posts`)
+
+    def count(self, player: str, exclude_water: bool) -> int:
+        """Counted posts (water left out) or every post, as a rule asks."""
+        if exclude_water or self.all_posts is None:
+            return self.posts.get(player, 0)
+        return self.all_posts.get(player, 0)
 
 
 @dataclass(frozen=True)
@@ -54,12 +61,15 @@ class Penalty:
     days: tuple[int, ...] = ()  # the days the card rests on
     counts: tuple[int, ...] = ()  # counted posts on those days
     threshold: int | None = None
+    note: str = ""  # the other reading of the rule posts, where the ruleset followed one (shown beside the card)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"player": self.player, "card": self.card, "rule": self.rule, "reason": self.reason,
                              "day": self.day, "kind": self.kind, "days": list(self.days), "counts": list(self.counts)}
         if self.threshold is not None:
             d["threshold"] = self.threshold
+        if self.note:
+            d["note"] = self.note
         return d
 
 
@@ -70,20 +80,34 @@ def day_record(activity: DayActivity, *, accelerated: bool, voted: Sequence[str]
     return DayRecord(day=activity.day, accelerated=accelerated,
                      living=frozenset(p.player for p in activity.players), posts=activity.counted,
                      voted=frozenset(voted), whistled=frozenset(whistled), excused=frozenset(excused),
-                     out_mid_day=activity.out_mid_day, thread_label=label)
+                     out_mid_day=activity.out_mid_day, thread_label=label, all_posts=activity.posts)
 
 
 def _finished(rec: DayRecord, player: str) -> bool:
     return player in rec.living and player not in rec.out_mid_day
 
 
-def _run(history: Sequence[DayRecord], player: str, rule: LurkingRule, skip_accelerated: bool) -> list[DayRecord]:
-    """The days (latest last) of the player's current run under the rule's threshold."""
+def _run(history: Sequence[DayRecord], player: str, rule: LurkingRule, mode: str, water: bool) -> list[DayRecord]:
+    """The days (latest last) of the player's current run under the rule's threshold. An
+    accelerated day is skipped (`mode` "skip": neither counts nor breaks the run) or ends it ("break")."""
     run: list[DayRecord] = []
     for rec in reversed(history):
-        if rec.accelerated and skip_accelerated:
-            continue
-        if not _finished(rec, player) or rec.posts.get(player, 0) >= rule.threshold:
+        if rec.accelerated:
+            if mode == "skip":
+                continue
+            break
+        if not _finished(rec, player) or rec.count(player, water) >= rule.threshold:
+            break
+        run.append(rec)
+    run.reverse()
+    return run
+
+
+def _run_all(history: Sequence[DayRecord], player: str, rule: LurkingRule, water: bool) -> list[DayRecord]:
+    """The run when accelerated days count as any other (no_lurking_penalty_when_accelerated off)."""
+    run: list[DayRecord] = []
+    for rec in reversed(history):
+        if not _finished(rec, player) or rec.count(player, water) >= rule.threshold:
             break
         run.append(rec)
     run.reverse()
@@ -99,7 +123,7 @@ def lurking_penalties(history: Sequence[DayRecord], *, ruleset: Ruleset) -> list
     skip = ruleset.acceleration.no_lurking_penalty_when_accelerated
     if today.accelerated and skip:
         return []
-    water_note = "（不含纯水帖）" if ruleset.activity.exclude_water else ""
+    mode = ruleset.activity.accelerated_in_run if skip else "count"
     where = today.thread_label
     out: list[Penalty] = []
     order = [p for p in today.posts if p in today.living] + sorted(p for p in today.living if p not in today.posts)
@@ -116,12 +140,14 @@ def lurking_penalties(history: Sequence[DayRecord], *, ruleset: Ruleset) -> list
                 out.append(Penalty(player=player, card=rule.card, rule=cite, day=today.day, kind=rule.kind,
                                    days=(today.day,), reason=f"第{today.day}天未在投票帖投票"))
                 continue
+            water = ruleset.activity.exclude_water if rule.exclude_water is None else rule.exclude_water
+            water_note = "（不含纯水帖）" if water else ""
             days = max(1, rule.days)
-            run = _run(hist, player, rule, skip)
+            run = _run(hist, player, rule, mode, water) if mode != "count" else _run_all(hist, player, rule, water)
             if not run or len(run) % days != 0:
                 continue
             run = run[-days:]
-            counts = tuple(r.posts.get(player, 0) for r in run)
+            counts = tuple(r.count(player, water) for r in run)
             nums = tuple(r.day for r in run)
             if days == 1:
                 if rule.threshold <= 1:
@@ -131,9 +157,9 @@ def lurking_penalties(history: Sequence[DayRecord], *, ruleset: Ruleset) -> list
             else:
                 dl = "、".join(str(n) for n in nums)
                 cl = "、".join(str(c) for c in counts)
-                gap = "（跳过加速日）" if nums[-1] - nums[0] + 1 > len(nums) and skip else ""
+                gap = "（跳过加速日：activity.accelerated_in_run = skip）" if nums[-1] - nums[0] + 1 > len(nums) and skip else ""
                 reason = (f"连续{days}个未加速讨论日（第{dl}天{gap}）{where}发言分别为{cl}帖{water_note}，"
                           f"均不足{rule.threshold}帖")
             out.append(Penalty(player=player, card=rule.card, rule=cite, day=today.day, kind=rule.kind,
-                               days=nums, counts=counts, threshold=rule.threshold, reason=reason))
+                               days=nums, counts=counts, threshold=rule.threshold, reason=reason, note=rule.note))
     return out

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
-from daoyan.gamefile import Day, lock_start
-from daoyan.ruleset import Ruleset
+from gamedef.gamefile import Day, lock_start
+from gamedef.ruleset import Ruleset
 
 from .activity import DayActivity
 from .lurking import DayRecord

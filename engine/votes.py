@@ -10,11 +10,17 @@ posts are silent, so a director can predict them:
 - A change must point (reply and/or quote, per `change_reference`) at the voter's counted ballot
   or at the vote that ballot started from. The director's proxies (in-thread 【代投】 and the game
   file's `ProxyVote`) need no reference: the director's word is the reference.
-- When the day is accelerated every change of the day is void (004: 所有改票作废; M84 reads the
-  same, as the day's acceleration is known only as a whole).
+- When the day is accelerated, `accelerated_voids` says which changes are void: those posted from
+  the moment acceleration took effect (M84 执行加速时，所有人不可改票) or every change of the day
+  (004 进程加速后不允许改票，所有改票作废).
+- A red card during the day (`ejected`) counts per `cards.red_resolves`: after the vote (M84: the
+  ballot and the votes for the player stand) or before it (004: both leave the count from then).
+- A leader named by a `survives` event stays in: nobody is out (004 捍卫 / 尊贵).
 - An edit never moves a counted vote: the ballot is read from its first stored revision; a later
   revision with another target is flagged (`edited_after_lock` inside the lock or after close,
-  `edited_target` before). Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
+  `edited_target` before). Revisions are dated by the forum's edit marker where it has one; a post
+  whose marker falls inside the lock or after close and whose earlier words were never stored is
+  flagged `edited_original_unknown`. Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
   an edit that makes an invalid ballot valid is a typo fix and counts from when it was seen.
 - A player who goes out mid-day (`out_at`) takes their counted ballot with them, and ballots for
   them stop counting; their voters may vote again with a new vote post.
@@ -24,19 +30,21 @@ posts are silent, so a director can predict them:
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
-from daoyan.gamefile import Day, ProxyVote, lock_start
-from daoyan.ruleset import Ruleset, VoteRules
+from gamedef.gamefile import Day, ProxyVote, lock_start
+from gamedef.ruleset import Ruleset, VoteRules
 from parsers.ballot import ParsedBallot, Problem, parse_ballot
 from parsers.models import Post
 
 from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
-NOTE_CODES = frozenset({"edited_after_lock", "edited_target"})
+NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "proxy_request_unknown", "whistled_ballot",
+                        "edited_original_unknown"})
 
 
 @dataclass
@@ -60,6 +68,7 @@ class Ballot:
     source: str = "thread"  # thread | gamefile
     weight: float = 1.0
     replaced_by: int | None = None  # pid of the change that replaced it
+    requested_at: datetime | None = None  # a proxy: when the player asked the director
 
     @property
     def codes(self) -> list[str]:
@@ -92,9 +101,21 @@ class TallyEntry:
 class Outcome:
     out: str | None
     tie: tuple[str, ...]
+    survives: str | None = None  # the leader who stays in (004 捍卫 / 尊贵): nobody is out
+    survives_reason: str | None = None
+    leader: str | None = None  # who led the count (also when they survive)
+    red_carded: tuple[str, ...] = ()  # 红牌罚下 during the day, in the order they took effect
+    red_resolves: str | None = None  # after_vote | before_vote: how they were counted
 
     def to_json(self) -> dict[str, Any]:
-        return {"out": self.out, "tie": list(self.tie)}
+        d: dict[str, Any] = {"out": self.out, "tie": list(self.tie)}
+        if self.survives:  # extra keys only when they say something: the plain shape stays DESIGN.md's
+            d["survives"] = {"player": self.survives, "reason": self.survives_reason}
+            d["leader"] = self.leader
+        if self.red_carded:
+            d["red_carded"] = list(self.red_carded)
+            d["red_resolves"] = self.red_resolves
+        return d
 
 
 @dataclass(frozen=True)
@@ -144,6 +165,8 @@ class VoteCount:
     accelerated: bool
     closes: datetime
     lock_starts: datetime
+    accelerated_since: datetime | None = None
+    accelerated_voids: str = "after_granted"
 
     @property
     def invalid(self) -> tuple[Ballot, ...]:
@@ -160,6 +183,8 @@ class VoteCount:
             "margins": self.margins.to_json(),
             "priest": self.priest, "accelerated": self.accelerated,
             "closes": self.closes.isoformat(), "lock_starts": self.lock_starts.isoformat(),
+            "accelerated_since": self.accelerated_since.isoformat() if self.accelerated_since else None,
+            "accelerated_voids": self.accelerated_voids,
         }
 
 
@@ -229,28 +254,75 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
     return cast, notes
 
 
+_REQUESTED = re.compile(r"(?:(\d{1,2})\s*[月/.-]\s*(\d{1,2})\s*[日号]?\s*)?(\d{1,2})\s*[:：点]\s*(\d{2})?\s*分?\s*"
+                        r"(?:时|的时候)?\s*(?:委托|请求|联系|私聊|申请|要求)")
+
+
+def stated_request(text: str, posted_at: datetime | None) -> datetime | None:
+    """When a director's 【代投】 post says the player asked (`（20:30委托）`, `12月2日20:30联系导演`):
+    that moment in the post's zone, on the post's date unless it names one (004 玩家须知 9)."""
+    if posted_at is None:
+        return None
+    m = _REQUESTED.search(text[:200])
+    if m is None:
+        return None
+    mo, d, h, mi = m.groups()
+    try:
+        when = posted_at.replace(month=int(mo) if mo else posted_at.month, day=int(d) if d else posted_at.day,
+                                 hour=int(h), minute=int(mi or 0), second=0, microsecond=0)
+    except ValueError:
+        return None
+    if when > posted_at and not mo:
+        when -= timedelta(days=1)  # a time later than the post itself was the evening before
+    return when
+
+
+def _unseen_edit(post: Post, revs: Sequence[tuple[datetime, str]], *, lock: datetime, closes: datetime,
+                 minutes: int) -> list[Problem]:
+    """A ballot whose post carries the forum's edit marker with a time inside the lock or after
+    close, when no earlier version was ever stored: the count stands on the words as they are now,
+    and the director is told that the original is unknown."""
+    at = post.edit.at if post.edit is not None else None
+    if at is None or len(revs) > 1 or at < lock:
+        return []
+    when = "关门后" if at > closes else f"关门前{minutes}分钟内"
+    return [Problem("edited_original_unknown",
+                    f"该楼于{_hm(at)}（{when}）被编辑，daoyan 没有见过编辑前的内容（原文未知），按现在的内容计，"
+                    "请导演核对编辑前是否是另一张票。")]
+
+
 def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
     abstain = p.target == rules.abstain_word
     return Ballot(voter=p.player, kind="abstain" if abstain else ("change" if p.change else "vote"),
                   target=None if abstain else p.target, pid=None, floor=None, posted_at=p.at, proxy=True,
                   is_change=p.change, author="(game file)", reason=p.reason, written_target=p.target,
-                  source="gamefile")
+                  source="gamefile", requested_at=p.requested_at)
 
 
 def count_votes(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None = None,
                 accelerated: bool = False, proxies: Sequence[ProxyVote] = (),
                 revisions: Mapping[int, Sequence[tuple[datetime, str]]] = {}, priest: str | None = None,
-                out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None) -> VoteCount:
+                out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None,
+                accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
+                ejected: Mapping[str, datetime] = {}) -> VoteCount:
     """The count of `day`'s vote thread as of `at` (default: the day's close, with every later
-    ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none."""
+    ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none.
+
+    `accelerated_since` is the moment acceleration took effect (None with `accelerated`: the whole
+    day); `survivors` names players who stay in if they lead (004 捍卫 / 尊贵) with the reason;
+    `ejected` names players sent off by a red card during the day (红牌罚下) and when, counted per
+    `cards.red_resolves`."""
     return replay(posts, rules=rules, day=day, state=state, at=at, accelerated=accelerated, proxies=proxies,
                   revisions=revisions, priest=state.priest if priest is None else (priest or None),
-                  out_at=out_at, directors=state.directors if directors is None else tuple(directors))
+                  out_at=out_at, directors=state.directors if directors is None else tuple(directors),
+                  accelerated_since=accelerated_since, survivors=survivors or dict(state.survives), ejected=ejected)
 
 
 def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None,
            accelerated: bool, proxies: Sequence[ProxyVote], revisions: Mapping[int, Sequence[tuple[datetime, str]]],
-           priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str]) -> VoteCount:
+           priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str],
+           accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
+           ejected: Mapping[str, datetime] = {}) -> VoteCount:
     """The replay behind `count_votes` and the priest election (which passes no priest)."""
     vr = rules.vote
     closes, opens = day.closes, day.opens
@@ -262,7 +334,15 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     acc = day.accelerated if day.accelerated is not None else (accelerated or state.accelerated_event)
     players = state.players
     living = set(state.living)
-    mid_out = {p: t for p, t in out_at.items() if p in living and t <= closes and (horizon is None or t <= horizon)}
+    before_vote = rules.cards.red_resolves == "before_vote"
+    red_at = {p: (t if t is not None and t <= closes else closes) for p, t in ejected.items() if p in living}
+    if horizon is not None:
+        red_at = {p: t for p, t in red_at.items() if t <= horizon}
+    leaving = dict(out_at)
+    if before_vote:
+        for p, t in red_at.items():
+            leaving[p] = min(t, leaving[p]) if p in leaving else t
+    mid_out = {p: t for p, t in leaving.items() if p in living and t <= closes and (horizon is None or t <= horizon)}
 
     def alive(name: str | None, t: datetime | None) -> bool:
         if name is None or name not in living:
@@ -281,10 +361,12 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                              directors=directors, lock=lock, closes=closes, at=at)
         if parsed is None:
             continue
+        notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
                    posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
                    is_change=parsed.is_change, author=parsed.author, reason=parsed.reason,
-                   written_target=parsed.written_target)
+                   written_target=parsed.written_target,
+                   requested_at=stated_request(post.text, post.posted_at) if parsed.proxy else None)
         items.append((b, post))
     for p in proxies:
         if p.day == day.number and (horizon is None or p.at <= horizon):
@@ -316,12 +398,14 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     for _, what, payload in events:
         if what == "out":
             name, t = payload
+            how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and name in red_at and red_at[name] <= t else "出局"
+            again = "" if t >= closes else f"；{{voter}}可重新发帖投票"
             for voter, s in list(standing.items()):
                 if voter == name:
-                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}出局，其票不再计入。"))
+                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}{how}，其票不再计入。"))
                 elif s.target == name:
                     s.problems.append(Problem("target_out",
-                                              f"投票对象“{name}”于{_hm(t)}出局，此票不再计入；{voter}可重新发帖投票。"))
+                                              f"投票对象“{name}”于{_hm(t)}{how}，此票不再计入" + again.format(voter=voter) + "。"))
                 else:
                     continue
                 s.counted = False
@@ -343,6 +427,13 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
             if t > closes:
                 probs.append(Problem("after_close", f"投票已于{_hm(closes)}截止，此票发于{_hm(t)}，不计。"))
+        if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
+            if rules.whistle.ballot_counts:
+                probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"
+                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。"))
+            else:
+                probs.append(Problem("whistled_voter", f"{b.voter}处于黑哨状态，只能发出动物叫声或表情；"
+                                                        "按规则集（whistle.ballot_counts = false）此票不计。"))
         if not vr.dead_can_vote and not alive(b.voter, t):
             when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
             probs.append(Problem("voter_out", f"{b.voter}已{when}出局，不能投票，此票不计。"))
@@ -356,11 +447,30 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                      f"{b.voter}此前没有有效的投票，改票不计；请按投票格式（{vr.target_label}：）重新投票。"))
             else:
                 if acc and not vr.changes_while_accelerated:
-                    probs.append(Problem("change_while_accelerated", "本讨论日执行加速，不允许改票，此次改票作废，原票仍有效。"))
-                if t is not None and t >= lock and (not b.proxy or vr.lock_applies_to_proxy):
+                    since = accelerated_since if accelerated_since is not None else opens
+                    if vr.accelerated_voids == "whole_day":
+                        probs.append(Problem("change_while_accelerated",
+                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。"))
+                    elif t is None or t >= since:
+                        probs.append(Problem("change_while_accelerated",
+                                             f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
+                                             "after_granted），此次改票作废，原票仍有效。"))
+                own_lock, own_minutes = (proxy_lock, pv_minutes) if b.proxy else (lock, vr.lock_minutes)
+                if t is not None and t >= own_lock and (not b.proxy or vr.lock_applies_to_proxy):
                     who = "代投改票" if b.proxy else "改票"
                     probs.append(Problem("change_in_lock_window",
-                                         f"关门前{vr.lock_minutes}分钟内（{_hm(lock)}起）不允许{who}，此次改票无效，原票（{_floor(cur)}）仍有效。"))
+                                         f"关门前{own_minutes}分钟内（{_hm(own_lock)}起）不允许{who}，此次改票无效，原票（{_floor(cur)}）仍有效。"))
+                if b.proxy and vr.proxy_change_request_minutes is not None and t is not None:
+                    need = closes - timedelta(minutes=vr.proxy_change_request_minutes)
+                    if b.requested_at is None and t > need:
+                        probs.append(Problem("change_in_lock_window",
+                                             f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）以前向导演请求；"
+                                             f"没有记录请求时间（[[proxy]] requested_at），按代投发帖时间{_hm(t)}判断，"
+                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
+                    elif b.requested_at is not None and b.requested_at > need:
+                        probs.append(Problem("proxy_request_late",
+                                             f"代投改票的请求于{_hm(b.requested_at)}，晚于关门前{vr.proxy_change_request_minutes}分钟"
+                                             f"（{_hm(need)}），此代投改票作废，原票（{_floor(cur)}）仍有效。"))
                 if changes.get(b.voter, 0) >= vr.max_changes:
                     done = last_change.get(b.voter)
                     where = f"已在{_floor(done)}改过票" if done else "已用完改票次数"
@@ -401,6 +511,12 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     ballots = tuple(sorted((b for b, _ in items), key=_order_key))
     tally = _tally(standing, origin, timeline)
     outcome = _outcome(tally, vr)
+    leader = outcome.out
+    if outcome.out is not None and outcome.out in survivors:
+        outcome = Outcome(None, (), survives=outcome.out, survives_reason=survivors[outcome.out] or None)
+    reds = tuple(sorted(red_at, key=lambda p: (red_at[p], p)))
+    outcome = dataclasses.replace(outcome, leader=leader, red_carded=reds,
+                                  red_resolves=rules.cards.red_resolves if reds else None)
     abstained = tuple(p for p in players if p in standing and standing[p].kind == "abstain")
     excused = set(state.excused)
     day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at)]
@@ -411,7 +527,9 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     return VoteCount(day=day.number, at=at, ballots=ballots, tally=tally, abstained=abstained, not_voted=not_voted,
                      outcome=outcome, timeline=tuple(timeline), margins=margins,
                      replied=tuple(p for p in players if p in replied), priest=priest, accelerated=bool(acc),
-                     closes=closes, lock_starts=lock)
+                     closes=closes, lock_starts=lock,
+                     accelerated_since=(accelerated_since or opens) if acc else None,
+                     accelerated_voids=vr.accelerated_voids)
 
 
 # Seen on a live Discuz X3.5: its 回复 button only notifies the floor's author; neither the page nor

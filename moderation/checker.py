@@ -38,7 +38,7 @@ from .models import Flag
 from .normalize import Views, views
 from .segment import Segmenter
 from .startup_cache import cached
-from .structure import is_enlarged, is_red, whistle_offenders
+from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
@@ -63,63 +63,23 @@ class _Engine:
         normalize.warm()
         self.shortcuts = shortcuts
         self.lexicon = lexicon
-        grouped: dict[str, list[tuple[str, str, str]]] = {}
-        entries, literals = _derived(lexicon)
-        for k, kind, cat, term in entries:
-            grouped.setdefault(k, []).append((kind, cat, term))
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
-        # a pattern with literals one of which every match contains is searched only on lines
-        # where the automaton saw one (the literals as written: patterns read the squeezed view)
-        self.always: dict[str, tuple[int, ...]] = {}
-        needs: dict[str, list[tuple[str, int]]] = {}
-        for cat, lits in literals.items():
-            self.always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
-            for i, lit in enumerate(lits):
-                for s in lit or ():
-                    needs.setdefault(s, []).append((cat, i))
-        # a category whose every pattern has required literals is looked at only where one of
-        # them was seen: its anchors are then checked on those lines alone, by one regex, and
-        # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
-        anchor_keys: dict[str, list[str]] = {}
-        for k, kind, cat, _ in entries:
-            if kind == "anchor" and cat in self.patterns and k:
-                anchor_keys.setdefault(cat, []).append(k)
+        t = _tables(lexicon, shortcuts)
+        self.always = t["always"]
         self.gated: dict[str, re.Pattern[str]] = {
-            cat: re.compile("|".join(map(re.escape, sorted(set(ks), key=len, reverse=True))))
-            for cat, ks in anchor_keys.items() if shortcuts and not self.always[cat]}
-        # a pattern every literal of which holds an anchor proves the anchor by being seen
-        self.implied: dict[str, frozenset[int]] = {
-            cat: frozenset(i for i, lit in enumerate(literals[cat])
-                           if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
-            for cat in self.gated}
+            cat: re.compile("|".join(map(re.escape, ks))) for cat, ks in t["gated"].items()}
+        self.implied: dict[str, frozenset[int]] = t["implied"]
         self._unions: dict[tuple[str, tuple[int, ...] | None], re.Pattern[str] | None] = {}
         self._union_sets: dict[str, int] = {}
-        # one automaton over every key; per key index, sorted out once: its term entries,
-        # whether it is an allowed word, the categories whose patterns it anchors and the
-        # patterns whose literal it is
-        keys: list[str] = []
-        self.terms: list[tuple] = []
-        self.allowed: list[bool] = []
-        self.anchors: list[tuple[str, ...]] = []
-        self.needs: list[tuple[tuple[str, frozenset[int]], ...]] = []
-        for k in dict.fromkeys([*grouped, *needs]):
-            lst = list(dict.fromkeys(grouped.get(k, ())))
-            terms = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
-            anchors = tuple(dict.fromkeys(c for kind, c, _ in lst
-                                          if kind == "anchor" and c in self.patterns and c not in self.gated))
-            allowed = any(kind == "allow" for kind, _, _ in lst)
-            by_category: dict[str, set[int]] = {}
-            for cat, i in needs.get(k, ()):
-                by_category.setdefault(cat, set()).add(i)
-            literal_of = tuple((cat, frozenset(ix)) for cat, ix in by_category.items())
-            if terms or allowed or anchors or literal_of:
-                keys.append(k)
-                self.terms.append(terms)
-                self.allowed.append(allowed)
-                self.anchors.append(anchors)
-                self.needs.append(literal_of)
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.DFA) if keys else None
+        keys = t["keys"]
+        self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
+        dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
+        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
+        # the dense view's automaton: every term, word, Latin spelling and allowed word that the
+        # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
+        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.ContiguousNFA)
+                                if dkeys else None)
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
@@ -145,14 +105,90 @@ class _Engine:
         return self._unions[key]
 
 
-def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
-    """The automaton's entries, and each category's patterns' required literals."""
+def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+    """What the engine needs per automaton key, as plain data (kept by startup_cache)."""
+    entries, literals, dense_keys = _derived(lexicon)
+    grouped: dict[str, list[tuple[str, str, str]]] = {}
+    for k, kind, cat, term in entries:
+        grouped.setdefault(k, []).append((kind, cat, term))
+    with_patterns = {c for c, lx in lexicon.categories.items() if lx.patterns}
+    # a pattern with literals one of which every match contains is searched only on lines
+    # where the automaton saw one (the literals as written: patterns read the squeezed view)
+    always: dict[str, tuple[int, ...]] = {}
+    need_of: dict[str, list[tuple[str, int]]] = {}
+    for cat, lits in literals.items():
+        always[cat] = tuple(i for i, lit in enumerate(lits) if lit is None)
+        for i, lit in enumerate(lits):
+            for s in lit or ():
+                need_of.setdefault(s, []).append((cat, i))
+    # a category whose every pattern has required literals is looked at only where one of
+    # them was seen: its anchors are then checked on those lines alone, by one regex, and
+    # need not be in the automaton (they are its commonest keys: 怪, 死, 逼 …)
+    anchor_keys: dict[str, list[str]] = {}
+    for k, kind, cat, _ in entries:
+        if kind == "anchor" and cat in with_patterns and k:
+            anchor_keys.setdefault(cat, []).append(k)
+    gated = {cat: sorted(set(ks), key=len, reverse=True)
+             for cat, ks in anchor_keys.items() if shortcuts and not always[cat]}
+    # a pattern every literal of which holds an anchor proves the anchor by being seen
+    implied = {cat: frozenset(i for i, lit in enumerate(literals[cat])
+                              if lit and all(any(a in s for a in anchor_keys[cat]) for s in lit))
+               for cat in gated}
+    # one automaton over every key; per key index, sorted out once: its term entries,
+    # whether it is an allowed word, the categories whose patterns it anchors and the
+    # patterns whose literal it is
+    keys: list[str] = []
+    terms: list[tuple] = []
+    allowed: list[bool] = []
+    anchors: list[tuple[str, ...]] = []
+    needs: list[tuple] = []
+    for k in dict.fromkeys([*grouped, *need_of]):
+        lst = list(dict.fromkeys(grouped.get(k, ())))
+        ts = tuple(e for e in lst if e[0] not in ("allow", "anchor"))
+        an = tuple(dict.fromkeys(c for kind, c, _ in lst
+                                 if kind == "anchor" and c in with_patterns and c not in gated))
+        al = any(kind == "allow" for kind, _, _ in lst)
+        by_category: dict[str, set[int]] = {}
+        for cat, i in need_of.get(k, ()):
+            by_category.setdefault(cat, set()).add(i)
+        literal_of = tuple((cat, frozenset(ix)) for cat, ix in by_category.items())
+        if ts or al or an or literal_of:
+            keys.append(k)
+            terms.append(ts)
+            allowed.append(al)
+            anchors.append(an)
+            needs.append(literal_of)
+    dense_ok = set(dense_keys)
+    dkeys: list[str] = []
+    dterms: list[tuple] = []
+    dallowed: list[bool] = []
+    for k, ts, al in zip(keys, terms, allowed):
+        if (any(e[0] != "sound" for e in ts) or al) and k in dense_ok:
+            dkeys.append(k)
+            dterms.append(ts)
+            dallowed.append(al)
+    return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
+            "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
+            "dallowed": dallowed}
+
+
+def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+    return cached("engine", lambda: _build_tables(lexicon, shortcuts),
+                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
+
+
+def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
+    """The automaton's entries, each category's patterns' required literals, and the keys the
+    dense view can hold as they are (two letters or more, no digit, no doubled hanzi)."""
     literals = {c: [required_literals(p.regex) for p in lx.patterns]
                 for c, lx in lexicon.categories.items() if lx.patterns}
-    return lexicon.entries(), literals
+    entries = lexicon.entries()
+    keys = dict.fromkeys(e[0] for e in entries)
+    dense_keys = [k for k in keys if len(k) >= 2 and not any(c.isdigit() for c in k) and normalize.dense(k).text == k]
+    return entries, literals, dense_keys
 
 
-def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]]]:
+def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
     """`_derive`, kept between runs (startup_cache) under a digest of everything it reads."""
     return cached("lexicon", lambda: _derive(lexicon), extra=_lexicon_digest(lexicon))
 
@@ -187,6 +223,38 @@ def _engine() -> _Engine:
     return _Engine(load_lexicon())
 
 
+_SENTENCE_ENDS = "。!?;！？；"
+
+
+def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
+    """The sentence of text[ls:le] (a line) around start..end: a category's veto (`unless`)
+    covers the sentence it is in, not the whole line (我要是狼，我就天打雷劈 is one sentence)."""
+    a = max([text.rfind(c, ls, start) for c in _SENTENCE_ENDS] + [ls - 1]) + 1
+    bs = [i for i in (text.find(c, end, le) for c in _SENTENCE_ENDS) if i >= 0]
+    return text[a:min(bs) + 1 if bs else le]  # with its end mark: a question stays a question
+
+
+# a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
+_QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"")
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|原话|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|像|什么叫|算不算|这句)"
+                        r"(了|过|着|的是|我|你|他|她|道)?[:：,，\s]*$")
+
+
+def _reported(text: str) -> list[tuple[int, int]]:
+    """Spans of quotations that report words (他骂我“傻逼”, 规则说“禁止发誓”)."""
+    if not any(q in text for q in "“「『‘\""):
+        return []
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(text) if _REPORTING.search(text, max(0, m.start() - 8), m.start())]
+
+
+def _lower_case(v: Views, fs: int, fe: int) -> bool:
+    """Whether the player wrote a folded span without capitals: two letters in upper case are
+    an abbreviation (XP, HD, CN), in lower case a spelling (nc, zz)."""
+    s, e = v.span_from_folded(fs, fe)
+    written = v.original[s:e]
+    return written == written.lower()
+
+
 def _line(text: str, start: int, end: int) -> tuple[int, int]:
     ls = text.rfind("\n", 0, start) + 1
     le = text.find("\n", end)
@@ -212,11 +280,12 @@ class _Lines:
 
 
 class _Hits:
-    """Hits in scan order, the first per category per line; a category's `unless` found on the
-    line vetoes it there."""
+    """Hits in scan order, the first per category per line; a category's `unless` found in the
+    hit's sentence vetoes it there, and so does a reporting quotation around it."""
 
-    def __init__(self, unless: dict[str, "re.Pattern[str]"]):
+    def __init__(self, unless: dict[str, "re.Pattern[str]"], quoted: list[tuple[int, int]] = ()):
         self.unless = unless
+        self.quoted = quoted
         self.hits: list[Hit] = []
         self.seen: set[tuple[str, int]] = set()
 
@@ -224,6 +293,8 @@ class _Hits:
         key = (cat, line_start)
         if key in self.seen:
             return
+        if self.quoted and any(a <= span[0] and span[1] <= b for a, b in self.quoted):
+            return  # reported words (他骂我“傻逼”): not the poster's
         veto = self.unless.get(cat)
         if veto is not None and veto.search(line_text):
             return
@@ -248,6 +319,8 @@ class Checker:
         if self.links_forbidden:
             self._raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
             self._raw_prefilters.append(_LINK)
+        # a raw pattern with required literals runs only on the lines that hold one of them
+        self._raw_literals = [required_literals(p.regex) for p in self._raw]
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -282,7 +355,7 @@ class Checker:
         eng = self.engine
         v = views(text)
         found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
-        out = _Hits(eng.unless)
+        out = _Hits(eng.unless, _reported(text))
         if found:
             lines = _Lines(v.squeezed.text)
             t, al, an, nd = eng.terms, eng.allowed, eng.anchors, eng.needs
@@ -294,9 +367,71 @@ class Checker:
             needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
             if anchors or needs:
                 self._pattern_hits(v, lines, anchors, needs, out)
+        if eng.dense_automaton is not None:
+            d = normalize.dense(v.folded.text)
+            if d.changed:
+                dfound = eng.dense_automaton.find_matches_as_indexes(d.text, overlapping=True)
+                if dfound:
+                    self._dense_hits(v, d, dfound, out)
         if self._raw_prefilters:
             self._raw_hits(v, out)
         return out.hits
+
+    def _dense_hits(self, v: Views, d: "normalize.Dense", found: list, out: "_Hits") -> None:
+        """Terms found only in the dense view: across a separator or a doubling (傻，逼 /
+        傻😂逼 / 傻傻逼逼). A skipped run holding sentence punctuation must leave the term
+        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not)."""
+        eng = self.engine
+        f_text = v.folded.text
+        f_len = len(f_text)
+        dt, da = eng.dterms, eng.dallowed
+        allows = sorted((s, e) for i, s, e in found if da[i])
+        allow_starts = [c for c, _ in allows]
+        reach = max((e - s for s, e in allows), default=0)
+        dlines = _Lines(d.text)
+        for i, start, end in found:
+            entries = dt[i]
+            if not entries:
+                continue
+            fs, fe = d.span_to_folded(start, end)
+            if fe - fs == end - start:
+                continue  # nothing skipped inside: the squeezed scan has seen it
+            if allows:
+                lo = bisect.bisect_left(allow_starts, start - reach)
+                hi = bisect.bisect_left(allow_starts, end)
+                if lo < hi and any(b > start and (a < start or b > end) for a, b in allows[lo:hi]):
+                    continue
+            letters = sum(c.isalpha() for c in f_text[fs:fe])
+            if letters != end - start and letters < 2 * (end - start):
+                continue  # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼
+            if any(c in normalize.CLAUSE for c in f_text[fs:fe]):
+                apart_before = fs == 0 or not f_text[fs - 1].isalpha()
+                apart_after = fe >= f_len or not f_text[fe].isalpha()
+                if not (apart_before or apart_after):
+                    continue
+            span = None
+            whole: bool | None = None
+            for kind, cat, term in entries:
+                if kind == "sound":
+                    continue  # a homophone across a separator is too far from what was written
+                if kind == "latin" or kind == "latin2":
+                    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
+                        continue
+                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                        continue
+                elif kind == "term":
+                    if end - start <= 2 and self.engine.segmenter.split_apart(d.text, start, end):
+                        continue
+                elif kind == "word":
+                    if whole is None:
+                        whole = self.engine.segmenter.is_word(d.text, start, end)
+                    if not whole:
+                        continue
+                if span is None:
+                    span = v.span_from_folded(fs, fe)
+                    ls, le = dlines.around(start)
+                    sentence = _sentence(d.text, ls, le, start, end)
+                out.add(cat, span, term, -(1 << 40) - ls, sentence)
 
     def _term_hits(self, v: Views, lines: "_Lines", terms: list, allows: list[tuple[int, int]],
                    out: "_Hits") -> None:
@@ -317,10 +452,16 @@ class Checker:
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
-                if kind == "latin":
+                if kind == "latin" or kind == "latin2":
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                elif kind == "word":
+                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                        continue
+                elif kind == "term":
+                    # a short term cut through at both ends is a piece of two words (输入|你的: 入你)
+                    if end - start <= 2 and self.engine.segmenter.split_apart(f_text, fs, fe):
+                        continue
+                elif kind == "word" or kind == "sound":
                     if whole is None:
                         whole = self.engine.segmenter.is_word(f_text, fs, fe)
                     if not whole:
@@ -328,7 +469,8 @@ class Checker:
                 if span is None:
                     span = v.span_from_folded(fs, fe)
                     ls, le = lines.around(start)
-                out.add(cat, span, term, ls, s_text[ls:le])
+                    sentence = _sentence(s_text, ls, le, start, end)
+                out.add(cat, span, term, ls, sentence)
 
     def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
         """A category's patterns on the lines holding one of its anchors (categories in the
@@ -381,9 +523,10 @@ class Checker:
                 m = p.regex.search(s_text, ls, le)
                 if m is None or m.end() == m.start():
                     continue
-                if p.unless is not None and p.unless.search(s_text, ls, le):
+                sentence = _sentence(s_text, ls, le, m.start(), m.end())
+                if p.unless is not None and p.unless.search(sentence):
                     continue
-                out.add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, s_text[ls:le])
+                out.add(cat, v.original_span_from_squeezed(m.start(), m.end()), p.source, ls, sentence)
                 break
 
     def _raw_hits(self, v: Views, out: "_Hits") -> None:
@@ -393,7 +536,10 @@ class Checker:
         for prefilter in self._raw_prefilters:
             found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
         for ls, le in sorted(found):
-            for p in self._raw:
+            line = f_text[ls:le]
+            for p, lits in zip(self._raw, self._raw_literals):
+                if lits is not None and not any(lit in line for lit in lits):
+                    continue
                 m = p.regex.search(f_text, ls, le)
                 if m is None or m.end() == m.start():
                     continue
@@ -430,9 +576,10 @@ class Checker:
     def _flags_from_hits(self, text: str, hits: list[Hit]) -> list[Flag]:
         if not hits:
             return []
+
         first: dict[str, Hit] = {}
         more: dict[str, int] = {}
-        for h in sorted(hits, key=lambda h: (h.start, -h.end)):
+        for h in sorted(hits, key=lambda h: (h.start, -h.end, h.category)):
             if h.category in first:
                 more[h.category] = more.get(h.category, 0) + 1
             else:
@@ -448,8 +595,9 @@ class Checker:
         if not bad:
             return []
         chars = "".join(dict.fromkeys(c for _, c in bad))
-        return [self.flag("whistle_breach", text, bad[0][0], bad[-1][0] + 1, note=f"not an allowed sound: {chars}",
-                          evidence=chars)]
+        codes = sorted({kind for _, _, kind in whistle_codes(text)})
+        note = (f"{'/'.join(codes)} (a code): {chars}" if codes else f"not an allowed sound: {chars}")
+        return [self.flag("whistle_breach", text, bad[0][0], bad[-1][0] + 1, note=note, evidence=chars)]
 
     def structure_flags(self, text: str, *, colors: Iterable[str] = (), sizes: Iterable[str] = (),
                         links: Iterable[str] = (), attachments: int = 0) -> list[Flag]:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
+from .spellings import latin_spellings, ordinary, sound_spellings
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
@@ -57,6 +58,7 @@ class CategoryLexicon:
     unless: "re.Pattern[str] | None" = None
     examples: list[str] = field(default_factory=list)
     clean: list[str] = field(default_factory=list)
+    short_spellings: bool = False
 
 
 @dataclass
@@ -67,8 +69,34 @@ class Lexicon:
 
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(key, kind, category, term) for the automaton: kind is term | word | latin |
-        anchor | allow; sound variants come out as `word` entries of their category."""
+        latin2 | sound | anchor | allow. `sound`: a homophone or look-alike spelling (a whole
+        word, like `word`); `latin2`: a generated spelling of one or two Latin letters or digits
+        (2b, nc), which counts only where written in lower case and not a unit (4g, 3d)."""
         out: list[tuple[str, str, str, str]] = []
+        written = {key(t) for lx in self.categories.values() for t in (*lx.terms, *lx.words, *lx.latin)}
+        written |= {key(t) for lx in self.categories.values() for t, _ in lx.sounds}
+        from .segment import Segmenter
+
+        tokenizer = Segmenter().tokenizer()
+        allowed = {key(a) for a in self.allow}
+        excepted = {key(x) for lx in self.categories.values() for _, exc in lx.sounds for x in exc}
+        # a spelling inside a real word that a term's `except` or the allow-list names is one too
+        excepted |= {w[i:j] for w in excepted | allowed for i in range(len(w)) for j in range(i + 2, len(w) + 1)}
+
+        def spelled(cat: str, t: str, *, ambiguous: bool) -> list[tuple[str, str, str, str]]:
+            short = self.categories[cat].short_spellings
+            """Every term's pinyin / initials / mixed / digit spellings (Latin-bounded) and
+            its one-character homophones and look-alikes (whole words, never a dictionary word)."""
+            got = [(key(v), "latin2" if len(v) <= 2 else "latin", cat, t)
+                   for v in sorted(latin_spellings(t, initials_ok=not ambiguous))
+                   if not (ambiguous and v.isascii() and len(t) < 3) and key(v) not in written
+                   and (short or len(v) > 2)]
+            for v in sorted(sound_spellings(t, self.lookalike)):
+                k = key(v)
+                if k not in written and k not in allowed and k not in excepted and not ordinary(k, tokenizer):
+                    got.append((k, "sound", cat, t))
+            return got
+
         for cat, lx in self.categories.items():
             out += [(key(t), "term", cat, t) for t in lx.terms]
             out += [(key(t), "word", cat, t) for t in lx.words]
@@ -76,9 +104,15 @@ class Lexicon:
             out += [(key(t), "anchor", cat, t) for t in lx.anchors]
             for t, exc in lx.sounds:
                 out.append((key(t), "word", cat, t))
-                out += [(key(v), "word", cat, t) for v in sorted(variants(t, self.lookalike, set(exc)))]
+                out += [(key(v), "sound", cat, t) for v in sorted(variants(t, self.lookalike, set(exc)))]
+            for t in lx.terms:
+                out += spelled(cat, t, ambiguous=False)
+            for t, _ in lx.sounds:
+                out += spelled(cat, t, ambiguous=False)
+            for t in lx.words:
+                out += spelled(cat, t, ambiguous=True)
         out += [(key(a), "allow", "allow", a) for a in self.allow]
-        return [e for e in out if e[0]]
+        return list(dict.fromkeys(e for e in out if e[0]))
 
 
 def _compile(cat: str, item: object, where: str) -> Pattern:
@@ -114,6 +148,7 @@ def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
         raise ValueError(f"{where}: raw_patterns need a raw_prefilter")
     if data.get("unless"):
         lx.unless = re.compile(data["unless"], re.M)
+    lx.short_spellings = bool(data.get("short_spellings", False))
     lx.examples = list(data.get("examples", []))
     lx.clean = list(data.get("clean", []))
     return lx

@@ -62,8 +62,36 @@ def t2s(text: str) -> str:
     return "".join(table.get(c, c) for c in text)
 
 
+# Letters of other scripts that look like Latin ones (Cyrillic, Greek), after lower case: players
+# write ѕb or сnm to slip past a Latin term. Only shapes that read as one Latin letter.
+CONFUSABLE = dict(zip(
+    "аеорсухѕіјԁһкмнтвьԛԝαβεηικνορτυχωγ",
+    "aeopcyxsijdhkmhtbbqwabenikvoptuxwy"))
+# Characters that carry nothing but can sit inside a word: zero-width and other format
+# characters, variation selectors, the keycap and other enclosing marks. Folded to nothing.
+INVISIBLE = frozenset(
+    [chr(c) for c in (0xAD, 0x34F, 0x61C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x3164, 0xFFA0)]
+    + [chr(c) for c in range(0x200B, 0x2010)] + [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2060, 0x2070)] + [chr(c) for c in range(0xFE00, 0xFE10)]
+    + [chr(c) for c in range(0x20DD, 0x20E5)] + ["\ufeff"])
+# Astral letters NFKC leaves alone: negative circled / squared letters and regional indicators.
+_ASTRAL_LETTERS = {**{chr(0x1F150 + i): chr(97 + i) for i in range(26)},
+                   **{chr(0x1F170 + i): chr(97 + i) for i in range(26)},
+                   **{chr(0x1F1E6 + i): chr(97 + i) for i in range(26)}}
+# astral ranges whose characters fold (styled mathematical letters, enclosed letters); the table
+# reaches the last of OpenCC's astral characters (0x2B7xx) anyway
+_ASTRAL_RANGES = ((0x1D400, 0x1D800), (0x1F100, 0x1F200))
+
+
 def _fold_char(c: str) -> str:
-    return t2s(lower(nfkc(c)))
+    if c in INVISIBLE:
+        return ""
+    if c in _ASTRAL_LETTERS:
+        return _ASTRAL_LETTERS[c]
+    f = t2s(lower(nfkc(c)))
+    if any(ch in CONFUSABLE or ch in INVISIBLE for ch in f):
+        f = "".join(CONFUSABLE.get(ch, ch) for ch in f if ch not in INVISIBLE)
+    return f
 
 
 @lru_cache(maxsize=1)
@@ -86,13 +114,15 @@ def _fold_changes() -> tuple[int, dict[int, str]]:
     """The fold table's size and the code points whose fold is not themselves, with their folds
     (derived once per installation: see startup_cache)."""
     t2s_table = _t2s_chars()
-    size = max(0x10000, max(map(ord, t2s_table), default=0) + 1)
+    size = max(0x10000, max(map(ord, t2s_table), default=0) + 1, _ASTRAL_RANGES[-1][1])
     changes: dict[int, str] = {}
     candidates = [chr(i) for i in range(0x10000) if not 0xD800 <= i <= 0xDFFF]
+    candidates += [chr(i) for lo, hi in _ASTRAL_RANGES for i in range(lo, hi)]
     candidates += [c for c in t2s_table if ord(c) >= 0x10000]
     is_normalized = unicodedata.is_normalized
     for c in candidates:
-        if c not in t2s_table and is_normalized("NFKC", c) and c.lower() == c:
+        if (c not in t2s_table and c not in CONFUSABLE and c not in INVISIBLE and c not in _ASTRAL_LETTERS
+                and is_normalized("NFKC", c) and c.lower() == c):
             continue
         f = _fold_char(c)
         if f != c:
@@ -253,3 +283,80 @@ def views(text: str) -> Views:
 def key(term: str) -> str:
     """A lexicon term as the automaton sees it: folded and squeezed like the posts."""
     return squeeze(fold(term).text).text
+
+
+# ---- the dense view: for lexicon terms only --------------------------------------------------
+GAP = 3  # longest run of non-letters skipped inside a term (傻，逼 / 【傻】【逼】 / 傻👍🏻逼)
+CLAUSE = frozenset("，。！？；：,.!?;:…")
+
+
+@lru_cache(maxsize=1)
+def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """A run of non-letters (one character class: `re` skips straight to the next one), and a
+    run of one hanzi doubled."""
+    return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fff])\1+")
+
+
+class Dense(NamedTuple):
+    """The folded view with every run of at most GAP non-letters between two letters removed
+    (any punctuation, space, symbol, emoji, bracket; digits only next to a hanzi: 2b and mp3
+    keep theirs) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms are matched
+    here too, so that a separator or a doubling inside a term does not hide it; patterns never
+    read it (it joins clauses)."""
+
+    text: str
+    gaps: Squeezed
+    doubles: Squeezed
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.gaps.at or self.doubles.at)
+
+    def to_folded(self, i: int) -> int:
+        return self.gaps.to_source(self.doubles.to_source(i))
+
+    def span_to_folded(self, start: int, end: int) -> tuple[int, int]:
+        """A dense span as a folded span: its last character's whole run of doubles kept."""
+        fs = self.gaps.to_source(self.doubles.to_source(start))
+        ie = self.doubles.to_source(end) if end < len(self.text) else self.doubles.source_length
+        return fs, self.gaps.to_source(ie - 1) + 1
+
+
+def dense(folded: str) -> Dense:
+    gap_re, double_re = _dense_regexes()
+    n = len(folded)
+    cuts = []
+    for m in gap_re.finditer(folded):
+        s, e = m.span()
+        if e - s > GAP or s == 0 or e == n:
+            continue
+        a, b = folded[s - 1], folded[e]
+        if not (a.isalpha() and b.isalpha()):
+            continue
+        if a < "\u2e80" and b < "\u2e80" and any(c.isdecimal() for c in m.group()):
+            continue  # digits between Latin letters are part of the word (2b, mp3)
+        cuts.append((s, e, ""))
+    gaps = _cut(folded, cuts)
+    t = gaps.text
+    doubles = _cut(t, [(m.start() + 1, m.end(), "") for m in double_re.finditer(t)])
+    return Dense(doubles.text, gaps, doubles)
+
+
+def _cut(text: str, cuts: list[tuple[int, int, str]]) -> Squeezed:
+    """`text` with each (start, end) replaced by its keep, and the map back (as squeeze's)."""
+    if not cuts:
+        return Squeezed(text, (), (), len(text))
+    pieces: list[str] = []
+    at: list[int] = []
+    shift: list[int] = []
+    last = removed = out_len = 0
+    for start, end, keep in cuts:
+        pieces.append(text[last:start])
+        pieces.append(keep)
+        out_len += start - last + len(keep)
+        removed += end - start - len(keep)
+        at.append(out_len)
+        shift.append(removed)
+        last = end
+    pieces.append(text[last:])
+    return Squeezed("".join(pieces), tuple(at), tuple(shift), len(text))

@@ -84,6 +84,14 @@ class Segmenter:
             cuts.add(pos)
         return frozenset(cuts)
 
+    def split_apart(self, text: str, start: int, end: int) -> bool:
+        """Whether jieba cuts through both ends of text[start:end]: a piece of two words
+        (输入|你的 holds 入你), not a word of its own."""
+        lo = max(0, start - WINDOW)
+        hi = min(len(text), end + WINDOW)
+        b = self.boundaries(text[lo:hi])
+        return (start - lo) not in b and (end - lo) not in b
+
     def is_word(self, text: str, start: int, end: int) -> bool:
         """Whether text[start:end] is a whole word (or a run of whole words) in context."""
         lo = max(0, start - WINDOW)

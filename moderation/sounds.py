@@ -89,12 +89,25 @@ def syllables_of(c: str) -> frozenset[str]:
 
 
 def homophones(c: str) -> frozenset[str]:
-    """Common characters that sound like `c` (tones ignored), `c` included."""
-    _, by = _by_sound()
-    out = {c}
-    for s in syllables_of(c):
-        out |= by.get(s, frozenset())
-    return frozenset(out)
+    """Common characters that sound like `c` (tones ignored), `c` included: by their commonest
+    (first) readings only, on both sides, so that a rare reading (哈 sha, 佛 bi) makes none."""
+    raw = _pinyin_dict().get(ord(c))
+    if not raw:
+        return frozenset({c})
+    first = _toneless(raw.split(",")[0])
+    return frozenset({c, *_first_readers().get(first, ())})
+
+
+@lru_cache(maxsize=1)
+def _first_readers() -> dict[str, frozenset[str]]:
+    """syllable → common characters whose first reading it is."""
+    table = _pinyin_dict()
+    out: dict[str, set[str]] = {}
+    for ch in _common_chars():
+        raw = table.get(ord(ch))
+        if raw:
+            out.setdefault(_toneless(raw.split(",")[0]), set()).add(ch)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def variants(term: str, lookalike: dict[str, str], exclude: set[str] | frozenset[str] = frozenset()) -> set[str]:

@@ -107,22 +107,73 @@ def is_enlarged(value: str, max_size: int) -> bool:
     return px is not None and px > limit
 
 
-_SMILEY_CODE = re.compile(r"\{:\d+_\d+:\}|\[s:\d+\]|:[a-z_]+:", re.I)
+# The forum's smiley codes: {:2_30:} and [s:12] (numbered sets), :name: (custom sets), and
+# Discuz's default set, some written without the closing colon (:lol, :handshake) or as
+# emoticons (:) :P ;P :'().
+_DISCUZ_SMILIES = ("loveliness", "handshake", "victory", "shutup", "sleepy", "dizzy", "curse", "funk",
+                   "kiss", "time", "call", "hug", "lol")
+_SMILEY_CODE = re.compile(r"\{:\d+_\d+:\}|\[s:\d+\]|:[a-z_]+:|:(?:%s)(?![a-z])|[:;]'?[()DPOoLQ$@](?![a-z])"
+                          % "|".join(_DISCUZ_SMILIES), re.I)
+# 电码: dots and dashes in groups parted by spaces or slashes (... --- ...), both kinds present
+_MORSE = re.compile(r"[.·•*\-—_−]{1,7}(?:[ \t/|]+[.·•*\-—_−]{1,7}){1,}")
+_DOTS, _DASHES = set(".·•*"), set("-—_−")
+# Emoji that show a mood (faces, hearts, hands) are like the town's smilies; emoji that picture a
+# thing (🐺 🔪 💊 🌙) say something: a rebus, 暗号.
+_MOOD_EMOJI = [(0x1F600, 0x1F650), (0x1F910, 0x1F930), (0x1F970, 0x1F980), (0x1F440, 0x1F451), (0x1F493, 0x1F4A0),
+               (0x1F90D, 0x1F910), (0x1F918, 0x1F920), (0x1F3FB, 0x1F400), (0x1FA75, 0x1FA78), (0x1F5A4, 0x1F5A5),
+               (0x1F4A2, 0x1F4A3), (0x1F4A4, 0x1F4A7), (0x1F4AF, 0x1F4B0), (0x1F923, 0x1F930), (0x1F97A, 0x1F97B),
+               (0x1F9E1, 0x1F9E2), (0x1F62E, 0x1F62F)]
+
+
+def _mood(c: str) -> bool:
+    o = ord(c)
+    return any(lo <= o < hi for lo, hi in _MOOD_EMOJI)
+
+
+def whistle_codes(text: str) -> list[tuple[int, int, str]]:
+    """Codes a whistled player may not use (不得使用密码、电码或暗号), as (start, end, kind):
+    Morse-like runs of dots and dashes, and picture emoji (a rebus)."""
+    out = []
+    for m in _MORSE.finditer(text):
+        chars = set(m.group())
+        if chars & _DOTS and chars & _DASHES:
+            out.append((m.start(), m.end(), "电码"))
+    for i, c in enumerate(text):
+        if ord(c) >= 0x1F000 and unicodedata.category(c) == "So" and not _mood(c):
+            out.append((i, i + 1, "暗号"))
+    return out
 
 
 def whistle_offenders(text: str, sounds: str) -> list[tuple[int, str]]:
     """The characters a whistled (黑哨) player may not write, with their positions.
 
-    Allowed: the ruleset's animal sounds, punctuation, spaces, emoji and forum smiley codes
-    (the parser already removes smiley images from `text`)."""
+    Allowed: the ruleset's animal sounds, in any width or script form (traditional 嗚 is 呜,
+    full-width too), punctuation, spaces, the forum's smiley codes (the parser already removes
+    smiley images from `text`) and mood emoji. Not allowed: any other letter, digit or
+    character, and codes (`whistle_codes`: Morse, picture emoji).
+
+    ASCII emoticons follow the same rule, character by character: one made of punctuation and
+    symbols only (^_^, -_-, >_<, ^^) is allowed, one with a letter or digit in it (T_T, QAQ,
+    XD, orz) is not, unless it is one of the forum's own codes (:P, :D, :lol)."""
+    from .normalize import fold
+
     allowed = set(sounds)
     masked = _SMILEY_CODE.sub(lambda m: " " * len(m.group(0)), text)
+    codes = whistle_codes(masked)
+    in_code = {i for s, e, _ in codes for i in range(s, e)}
     out = []
     for i, c in enumerate(masked):
+        if i in in_code:
+            if not c.isspace():
+                out.append((i, c))
+            continue
         if c in allowed or c.isspace():
             continue
+        f = fold(c).text
+        if f and all(ch in allowed for ch in f):
+            continue
         cat = unicodedata.category(c)
-        if cat[0] in "PZ" or cat in ("So", "Sk", "Cf") or c in "~～":
+        if cat[0] in "PZ" or cat in ("So", "Sk", "Cf", "Sm", "Sc", "Mn", "Me") or c in "~～":
             continue
         out.append((i, c))
     return out

@@ -11,13 +11,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from daoyan.gamefile import normalize_name
-from daoyan.ruleset import VoteRules
+from gamedef.names import normalize_name
+from gamedef.ruleset import VoteRules
 
 from .models import Post
 
-# Width variants of the colon a player may type; `：` is the one the rule posts print.
-_WIDE_COLONS = "：﹕︰"
+# Width variants and look-alikes of the colon a player may type (：﹕︰, the ratio sign ∶ U+2236, the
+# modifier letters ꞉ U+A789 and ː U+02D0); `：` is the one the rule posts print. A ballot written with a
+# look-alike is read as a ballot, never silently as "not voted".
+_WIDE_COLONS = "：﹕︰∶꞉ː"
 _TRIM = " \t\r\n\u3000。．.，,、！!？?；;~～"
 
 
@@ -141,8 +143,13 @@ def _proxy_voter(text: str, rules: VoteRules) -> tuple[str, str] | None:
     m = _any_label_re(rules).search(rest)
     head = rest[: m.start()] if m else rest
     line = head.strip().splitlines()[0] if head.strip() else ""
-    name = line.strip().split()[0] if line.strip() else ""
+    name = re.split(r"[\s（(\[【]", line.strip(), maxsplit=1)[0] if line.strip() else ""
     return name.strip(_TRIM), rest
+
+
+def _strip_mention(written: str) -> str:
+    """`@包子` (Discuz's mention, as typed or as its rendered link) names 包子."""
+    return re.sub(r"^[@＠]\s*", "", written.strip()).strip()
 
 
 def _format_problem(msg: str) -> Problem:
@@ -194,6 +201,7 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
     problems.extend(fmt)
     is_change = kind == "change"
     if written is not None and not fmt:
+        written = _strip_mention(written)
         key = normalize_name(written)
         if key == normalize_name(rules.abstain_word):
             kind = "abstain"
@@ -204,9 +212,11 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
             hint = f"（最接近的玩家是“{near}”）" if near else ""
             problems.append(Problem("unknown_target",
                                     f"投票对象“{written}”不是本场玩家{hint}，投票对象有误的票无效，须重新发帖更正。"))
-    if rules.reason_required and not fmt and not reason:
+    if rules.reason_required and not fmt and not reason and not (proxy and not rules.proxy_reason_required) \
+            and not (kind == "abstain" and not rules.abstain_reason_required):
         label = rules.change_reason_label if is_change else rules.reason_label
-        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……），此票无效，须重新发帖更正。"))
+        extra = "（弃权票也须写理由：规则集 abstain_reason_required = true）" if kind == "abstain" else ""
+        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……）{extra}，此票无效，须重新发帖更正。"))
     return ParsedBallot(voter=voter, kind=kind, target=target, reason=reason or None, author=post.author,
                         proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems))
 

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from selectolax.lexbor import LexborHTMLParser as HTMLParser, LexborNode as Node
 
-from daoyan.errors import LoginRequired, PageFormatError, ThreadMissing
+from gamedef.errors import LoginRequired, PageFormatError, ThreadMissing
 
 from .models import EditMark, Post, Quote, ReplyRef, ThreadPage
 
@@ -72,6 +72,7 @@ class _Message:
         self.quotes: list[Quote] = []
         self.reply_to: ReplyRef | None = None
         self.edit: EditMark | None = None
+        self.edit_text = ""  # the edit marker's time as printed, read in the forum's zone by the page parser
         self.smilies = 0
         self.colors: list[str] = []
         self.sizes: list[str] = []
@@ -120,6 +121,11 @@ def _reply_header(node: Node) -> ReplyRef | None:
     return ReplyRef(pid=int(m.group(1)) if m else None, floor=int(fm.group(1)) if fm else None, author=name or None)
 
 
+def _is_mention(href: str, node: Node) -> bool:
+    """Discuz's @名字 (a link to the member's space whose text starts with @): a name, not a pasted link."""
+    return "mod=space" in href and node.text().lstrip().startswith(("@", "＠"))
+
+
 def _is_smilie(img: Node) -> bool:
     src = _attr(img, "src")
     return "smilieid" in img.attributes or "/smiley/" in src or "static/image/smiley" in src
@@ -142,7 +148,8 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
         elif tag == "i" and "pstatus" in _attr(child, "class"):
             m = _EDIT.search(child.text())
             if m:
-                out.edit = EditMark(editor=m.group(1), at=m.group(2))
+                out.edit_text = m.group(2)
+                out.edit = EditMark(editor=m.group(1), at=None)
         elif tag == "div" and any(c in _attr(child, "class").split() for c in ("quote", "reply_wrap")):
             out.quotes.append(_quote_of(child))
             out.newline()
@@ -174,8 +181,9 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
                 s = _style_value(style, "font-size")
                 if s:
                     out.sizes.append(s)
-            if tag == "a" and (attrs.get("href") or "").strip():
-                out.links.append(htmllib.unescape(attrs["href"].strip()))
+            href = (attrs.get("href") or "").strip() if tag == "a" else ""
+            if href and not _is_mention(href, child):
+                out.links.append(htmllib.unescape(href))
             block = tag in _BLOCK
             if block:
                 out.newline()
@@ -195,8 +203,10 @@ def parse_message(fragment: Node) -> _Message:
 
 def _post_from_parts(*, tid: int, pid: int, floor: int, author: str, uid: int | None, posted_at: datetime | None,
                      precision: str, message_html: str, parts: _Message | None, hidden: bool, banned: bool,
-                     first: bool) -> Post:
+                     first: bool, tz: tzinfo = timezone.utc) -> Post:
     p = parts or _Message()
+    if p.edit is not None and p.edit.at is None and p.edit_text:
+        p.edit = EditMark(editor=p.edit.editor, at=parse_local_time(p.edit_text, tz)[0])
     return Post(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
                 time_precision=precision, message_html=message_html, text="" if (hidden or banned) else p.text(),
                 quotes=p.quotes, reply_to=p.reply_to, edit=p.edit, smilies=p.smilies, colors=p.colors,
@@ -575,7 +585,7 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
         first = floor == 1
         posts.append(_post_from_parts(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
                                       precision=precision, message_html=(msg.html if msg is not None else (locked.html if locked is not None else "")) or "",
-                                      parts=parts, hidden=hidden, banned=banned, first=first))
+                                      parts=parts, hidden=hidden, banned=banned, first=first, tz=tz))
         prev_floor = floor
     return ThreadPage(tid=tid, page=page, last_page=max(last, page), subject=subject, fid=fid, posts=posts,
                       replies=replies, per_page=None, source="html")
@@ -640,7 +650,7 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
                                       author=str(p.get("author") or p.get("username") or ""),
                                       uid=_int(str(p.get("authorid"))), posted_at=posted_at, precision=precision,
                                       message_html=body, parts=parts, hidden=hidden, banned=banned,
-                                      first=str(p.get("first")) == "1"))
+                                      first=str(p.get("first")) == "1", tz=tz))
     page_count = max(1, -(-((replies or 0) + 1) // ppp)) if replies is not None else 1
     if maxpos:
         page_count = max(page_count, -(-maxpos // ppp))

@@ -29,10 +29,31 @@ class ReplyRef:
 
 @dataclass(frozen=True)
 class EditMark:
-    """The `本帖最后由 X 于 T 编辑` marker a desktop page shows on an edited post."""
+    """The `本帖最后由 X 于 T 编辑` marker a desktop page shows on an edited post.
+
+    `at` is the time the forum printed, read in the forum's zone (minutes only); None when the
+    marker's time could not be read. Votes judge an edit by it (inside the lock, after close), not
+    by when a scan happened to see the new words."""
 
     editor: str
-    at: str  # as the forum printed it, local time, minutes only
+    at: datetime | None  # aware, in the forum's zone
+
+
+def edit_time(value: Any, posted_at: datetime | None = None) -> datetime | None:
+    """An edit time read back from the store: ISO with its offset; a bare local time (a store
+    written before edit times were kept as times) takes the zone of the post's own time, which the
+    forum printed in the same zone."""
+    if not value or not isinstance(value, str):
+        return None
+    try:
+        t = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    if t.tzinfo is None:
+        if posted_at is None or posted_at.tzinfo is None:
+            return None
+        t = t.replace(tzinfo=posted_at.tzinfo)
+    return t
 
 
 @dataclass
@@ -76,7 +97,7 @@ class Post:
         d["posted_at"] = self.posted_at.isoformat() if self.posted_at else None
         d["edited"] = self.edited
         d["edited_by"] = self.edit.editor if self.edit else None
-        d["edited_at"] = self.edit.at if self.edit else None
+        d["edited_at"] = self.edit.at.isoformat() if self.edit and self.edit.at else None
         d.pop("edit")
         return d
 
@@ -91,14 +112,15 @@ class Post:
             return json.loads(v) if isinstance(v, str) else v
 
         reply = _j(row.get("reply_to"), None)
-        edit = EditMark(row["edited_by"], row.get("edited_at") or "") if row.get("edited_by") else None
+        posted = datetime.fromisoformat(row["posted_at"]) if row.get("posted_at") else None
+        edit = EditMark(row["edited_by"], edit_time(row.get("edited_at"), posted)) if row.get("edited_by") else None
         return cls(
             tid=int(row["tid"]),
             pid=int(row["pid"]),
             floor=int(row["floor"]),
             author=row["author"],
             uid=row.get("uid"),
-            posted_at=datetime.fromisoformat(row["posted_at"]) if row.get("posted_at") else None,
+            posted_at=posted,
             time_precision=row.get("time_precision") or "unknown",
             message_html=row.get("message_html") or "",
             text=row.get("text") or "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ._text import CARD_ZH, KIND_ZH, card_key, clean, floor_label, fmt_time, num, zone
+from ._text import CARD_ZH, KIND_ZH, card_key, clean, findpost_url, floor_label, fmt_time, num, safe_base, zone
 
 ZWJ = "\u200d"
 
@@ -26,14 +26,15 @@ def _names(names: Iterable[Any]) -> str:
     return "、".join(inert(n) for n in names if clean(n)) or "无"
 
 
-def _voters(voters: Iterable[Any], floors: Mapping[str, int]) -> str:
+def _voters(voters: Iterable[Any], floors: Mapping[str, int], links: Mapping[str, str]) -> str:
     out = []
     for v in voters:
         name = clean(v)
         if not name:
             continue
         f = floors.get(name)
-        out.append(inert(name) + (f"[color=gray]（#{f}）[/color]" if f is not None else ""))
+        label = f"#{f}" if name not in links else f"[url={links[name]}]#{f}[/url]"
+        out.append(inert(name) + (f"[color=gray]（{label}）[/color]" if f is not None else ""))
     return "、".join(out) or "—"
 
 
@@ -47,6 +48,20 @@ def _counted_floors(ballots: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     return floors
 
 
+def _floor_links(analysis: Mapping[str, Any], ballots: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each counted voter's floor on the forum (findpost), built only from the forum root and integers."""
+    base = safe_base((analysis.get("game") or {}).get("base_url"))
+    if base is None or "[" in base or "]" in base:
+        return {}
+    tid = (analysis.get("threads") or {}).get("vote")
+    links: dict[str, str] = {}
+    for b in ballots:
+        url = findpost_url(base, tid, b.get("pid")) if b.get("counted") and b.get("source", "thread") == "thread" else None
+        if url:
+            links[clean(b.get("voter"))] = url
+    return links
+
+
 def _card(card: Any) -> str:
     key = card_key(card)
     if not key:
@@ -54,12 +69,12 @@ def _card(card: Any) -> str:
     return f"[color={_CARD_COLOUR[key]}][b]{CARD_ZH[key]}[/b][/color]"
 
 
-def _tally_table(tally: list[Mapping[str, Any]], floors: Mapping[str, int]) -> list[str]:
+def _tally_table(tally: list[Mapping[str, Any]], floors: Mapping[str, int], links: Mapping[str, str]) -> list[str]:
     rows = ["[table=98%]",
             "[tr][td][b]投票对象[/b][/td][td][b]票数[/b][/td][td][b]投票者（按楼层）[/b][/td][/tr]"]
     for t in tally:
         rows.append(f"[tr][td][b]{inert(t.get('target'))}[/b][/td][td]{num(t.get('weight'))}[/td]"
-                    f"[td]{_voters(t.get('voters') or [], floors)}[/td][/tr]")
+                    f"[td]{_voters(t.get('voters') or [], floors, links)}[/td][/tr]")
     rows.append("[/table]")
     return rows
 
@@ -67,6 +82,11 @@ def _tally_table(tally: list[Mapping[str, Any]], floors: Mapping[str, int]) -> l
 def _outcome(outcome: Mapping[str, Any]) -> str:
     tie = [n for n in outcome.get("tie") or [] if clean(n)]
     out = clean(outcome.get("out"))
+    surv = outcome.get("survives")
+    if isinstance(surv, Mapping) and clean(surv.get("player")) and not out:
+        why = clean(surv.get("reason"))
+        return (f"[b]结果：[/b][b]{inert(surv.get('player'))}[/b] 得票最多，但{('因' + inert(why)) if why else ''}"
+                "不出局，[color=#D00000][b]无人出局[/b][/color]")
     if tie and not out:
         return f"[b]结果：[/b]{_names(tie)} [color=#D00000][b]平票，无人出局[/b][/color]"
     if out:
@@ -97,8 +117,9 @@ def _penalties(penalties: Iterable[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-def render_bbcode(analysis: Mapping[str, Any]) -> str:
-    """The day's 公示 as BBCode text, ending in a newline."""
+def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> str:
+    """The day's 公示 as BBCode text, ending in a newline; with `floor_links` each voter's floor is
+    a link to the post on the forum (the review desk's announcement)."""
     game = analysis.get("game") or {}
     tz = zone(game.get("timezone"))
     votes = analysis.get("votes") or {}
@@ -114,19 +135,28 @@ def render_bbcode(analysis: Mapping[str, Any]) -> str:
         line += f"，关门 {fmt_time(analysis.get('closes'), tz)}"
     out.append(line + "[/color]")
     if activity.get("accelerated"):
-        out.append("[color=#D00000]本讨论日已加速，改票作废。[/color]")
+        since = votes.get("accelerated_since")
+        if votes.get("accelerated_voids") == "after_granted" and since:
+            out.append(f"[color=#D00000]本讨论日自 {fmt_time(since, tz)} 起执行加速，此后的改票作废。[/color]")
+        else:
+            out.append("[color=#D00000]本讨论日已加速，改票作废。[/color]")
     out.append("")
 
     out.append("[size=4][b]票数统计[/b][/size]")
     tally = [t for t in votes.get("tally") or [] if isinstance(t, Mapping)]
     if tally:
-        out.extend(_tally_table(tally, _counted_floors(ballots)))
+        out.extend(_tally_table(tally, _counted_floors(ballots), _floor_links(analysis, ballots) if floor_links else {}))
     else:
         out.append("暂无有效票。")
     if votes.get("abstained"):
         out.append(f"弃权：{_names(votes['abstained'])}")
     out.append("")
-    out.append(_outcome(votes.get("outcome") or {}))
+    outcome = votes.get("outcome") or {}
+    out.append(_outcome(outcome))
+    reds = [n for n in (outcome.get("red_carded") or []) if clean(n)] if isinstance(outcome, Mapping) else []
+    if reds:
+        when = "（在投票出局之前结算，其票及投给其的票不计）" if outcome.get("red_resolves") == "before_vote" else "（在投票结算之后执行）"
+        out.append(f"[b]红牌罚下：[/b][color=#D00000][b]{_names(reds)}[/b][/color]{when}")
     out.append("")
 
     invalid = _invalid(ballots)

@@ -116,7 +116,9 @@ def _remind(r: Any) -> dict[str, Any] | None:
 
 def _activity(activity: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     penalties = [{"player": clean(p.get("player")), "card": card_key(p.get("card")), "card_zh": card_zh(p.get("card")),
-                  "rule": clean(p.get("rule")), "reason": clean(p.get("reason"))} for p in _maps(activity.get("penalties"))]
+                  "rule": clean(p.get("rule")),
+                  "reason": clean(p.get("reason")) + (f"（{clean(p.get('note'))}）" if clean(p.get("note")) else "")}
+                 for p in _maps(activity.get("penalties"))]
     by_player: dict[str, list[dict[str, Any]]] = {}
     for p in penalties:
         by_player.setdefault(p["player"], []).append(p)
@@ -168,6 +170,35 @@ def _ledger(cards: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _survives(s: Any) -> dict[str, str] | None:
+    if not isinstance(s, Mapping) or not clean(s.get("player")):
+        return None
+    return {"player": clean(s.get("player")), "reason": clean(s.get("reason"))}
+
+
+def _progress(acc: Any, links: _Links, tz: Any) -> dict[str, Any] | None:
+    """The progress thread as read: every post's reading, the requests that counted with their floors."""
+    if not isinstance(acc, Mapping):
+        return None
+    posts = []
+    for p in _maps(acc.get("readings")):
+        posts.append({"floor": floor_label(p.get("floor")), "url": links.post(p, "progress"),
+                      "player": clean(p.get("player")), "time": fmt_time(p.get("posted_at"), tz, seconds=True),
+                      "reading": clean(p.get("reading_zh")), "counted": bool(p.get("counted")),
+                      "why": clean(p.get("why"))})
+    counted = [{"player": clean(r.get("player")), "floor": floor_label(r.get("floor")),
+                "url": links.post(r, "progress")} for r in _maps(acc.get("counted_requests"))]
+    return {"posts": posts, "counted": counted, "needed": num(acc.get("needed")), "living": num(acc.get("living")),
+            "accelerated": bool(acc.get("accelerated")), "source": clean(acc.get("source")),
+            "granted_at": fmt_time(acc.get("granted_at"), tz), "granted_floor": floor_label(acc.get("granted_floor")),
+            "seconding": clean(acc.get("seconding"))}
+
+
+def _readings(items: Any) -> list[dict[str, str]]:
+    return [{"field": clean(r.get("field")), "reading": clean(r.get("reading")), "rule": clean(r.get("rule")),
+             "note": clean(r.get("note"))} for r in _maps(items)]
+
+
 def _view(a: Mapping[str, Any]) -> dict[str, Any]:
     game = a.get("game") if isinstance(a.get("game"), Mapping) else {}
     tz = zone(game.get("timezone"))
@@ -198,6 +229,11 @@ def _view(a: Mapping[str, Any]) -> dict[str, Any]:
         "threads": [{"role": _THREAD_ZH.get(k, clean(k)), "tid": as_int(v), "url": thread_url(links.base, v)}
                     for k, v in threads.items() if as_int(v) is not None],
         "out": clean(outcome.get("out")), "tie": _names(outcome.get("tie")),
+        "survives": _survives(outcome.get("survives")), "red_carded": _names(outcome.get("red_carded")),
+        "red_resolves": clean(outcome.get("red_resolves")),
+        "progress": _progress(activity.get("acceleration"), links, tz),
+        "readings": _readings(a.get("readings")),
+        "warnings": [clean(w.get("message")) for w in _maps(a.get("warnings")) if clean(w.get("message"))],
         "accelerated": bool(activity.get("accelerated")),
         "tally": _tally_rows(tally, ballots, links, colours),
         "abstained": _names(votes.get("abstained")), "not_voted": _names(votes.get("not_voted")),

@@ -13,14 +13,14 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
-from daoyan import __version__
-from daoyan.errors import ForumError, LoginFailed
+from gamedef.errors import ForumError, LoginFailed
 
 from . import login as login_steps
 from .charset import decode, detect_charset, normalize_charset
@@ -28,7 +28,15 @@ from .cookies import load_cookies, save_cookies
 from .ratelimit import RateLimiter
 from .retry import backoff, is_retryable_status, retry_after
 
-USER_AGENT = f"daoyan/{__version__} (+forum game director's assistant)"
+
+def _version() -> str:
+    try:
+        return metadata.version("daoyan")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+USER_AGENT = f"daoyan/{_version()} (+forum game director's assistant)"
 
 # Query parameters whose values are never shown in a message.
 _SECRET_PARAMS = {"formhash", "loginhash", "auth", "sid", "saltkey", "password", "hash", "seccode"}

@@ -9,11 +9,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # the checker's start-up cache (moderation/startup_cache.py) of this test run, not the user's
 if "DAOYAN_CACHE_DIR" not in os.environ:
     os.environ["DAOYAN_CACHE_DIR"] = tempfile.mkdtemp(prefix="daoyan-test-cache-")
     atexit.register(shutil.rmtree, os.environ["DAOYAN_CACHE_DIR"], True)
+
+# Property tests check behaviour, never speed: no per-example deadline (a shared 2-core machine
+# can take 300 ms for a 1 ms example), the same everywhere that does not set its own.
+settings.register_profile("daoyan", deadline=None)
+settings.load_profile("daoyan")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

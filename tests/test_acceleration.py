@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from daoyan.gamefile import Day
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import Day
+from gamedef.ruleset import load_ruleset
 from engine.acceleration import acceleration, accelerated_at, needed, stance
 from engine.state import DayState
 from parsers.models import Post

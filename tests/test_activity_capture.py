@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from engine.acceleration import acceleration
 from engine.activity import activity_json, count_activity
 from engine.lurking import day_record, lurking_penalties

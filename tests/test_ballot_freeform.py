@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from parsers.ballot import parse_ballot
 from parsers.models import Post
 

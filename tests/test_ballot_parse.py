@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from parsers.ballot import closest_player, is_ballot_attempt, parse_ballot
 from parsers.models import Post
 

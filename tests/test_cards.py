@@ -5,8 +5,8 @@ import json
 
 from hypothesis import given, strategies as st
 
-from daoyan.gamefile import ManualCard
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import ManualCard
+from gamedef.ruleset import load_ruleset
 from engine.cards import CardEntry, entries_from_penalties, entry_from_manual, ledger
 from engine.lurking import DayRecord, lurking_penalties
 

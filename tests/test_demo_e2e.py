@@ -46,7 +46,7 @@ def test_votes_match_the_hand_count(demo_dir: Path, day: int) -> None:
 
 
 def _day_pids(demo_dir: Path, day: int) -> set[int]:
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
     from daoyan.store import Store
 
     g = load_game(demo_dir / "game.toml")

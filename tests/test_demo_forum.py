@@ -358,7 +358,7 @@ def test_add_edit_hide_delete():
 
 
 def test_game_file_loads(tmp_path):
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
     p = write_game_file(tmp_path / "demo" / "game.toml", "http://127.0.0.1:9/")
     g = load_game(p)
     assert g.players == build_sample().players and g.forum.base_url == "http://127.0.0.1:9/"

@@ -27,10 +27,10 @@ from daoyan.cli import cli
 from daoyan.demo import build_sample
 from daoyan.demo import render
 from daoyan.demo.gamefile import game_file_text
-from daoyan.errors import DaoyanError, GameFileError
-from daoyan.gamefile import parse_game
+from gamedef.errors import DaoyanError, GameFileError
+from gamedef.gamefile import parse_game
 from daoyan.scan import make_client
-from daoyan.ruleset import parse_ruleset
+from gamedef.ruleset import parse_ruleset
 from parsers.discuz import load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from parsers.models import ThreadPage
 from scraper.charset import decode, detect_charset
@@ -98,7 +98,7 @@ def _game_seeds() -> list[str]:
 
 
 def _ruleset_seeds() -> list[str]:
-    return [resources.files("daoyan.rulesets").joinpath(f"{n}.toml").read_text("utf-8") for n in ("m84", "004")]
+    return [resources.files("gamedef.rulesets").joinpath(f"{n}.toml").read_text("utf-8") for n in ("m84", "004")]
 
 
 HTML_SEEDS, JSON_SEEDS, GAME_SEEDS, RULESET_SEEDS = _html_seeds(), _json_seeds(), _game_seeds(), _ruleset_seeds()
@@ -363,7 +363,7 @@ def test_bad_game_files_through_the_cli(content: bytes) -> None:
 def scanned_game() -> str:
     """The demo game scanned once into a store, as the text of its game file."""
     from daoyan.demo import DemoForum
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
     from daoyan.scan import scan_game
 
     from .reliability_support import fast_game

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.errors import GameFileError
-from daoyan.gamefile import load_game, parse_game
+from gamedef.errors import GameFileError
+from gamedef.gamefile import load_game, parse_game
 
 GOOD = """
 [forum]

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from daoyan.cli import cli
 from daoyan.demo import DemoForum
 from daoyan.demo.sample import TZ
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.reporting import write_day_reports
 from daoyan.scan import scan_game
 from daoyan.store import Store

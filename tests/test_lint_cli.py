@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from daoyan.cli import cli
 from daoyan.linting import lint_lines
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from moderation.checker import lint_record
 
 RECORDS = [

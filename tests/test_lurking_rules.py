@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from hypothesis import given, strategies as st
 
-from daoyan.gamefile import Day
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import Day
+from gamedef.ruleset import load_ruleset
 from engine.acceleration import acceleration
 from engine.activity import count_activity
 from engine.lurking import DayRecord, day_record, lurking_penalties

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from moderation.checker import Checker, get_checker, lint_record
 from moderation.loader import load_lexicon
 

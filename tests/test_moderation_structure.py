@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from daoyan.ruleset import load_ruleset
+from gamedef.ruleset import load_ruleset
 from moderation.checker import get_checker
 from moderation.structure import is_enlarged, is_red, parse_color, red_distance, size_px, whistle_offenders
 from parsers.models import Post

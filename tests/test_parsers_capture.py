@@ -3,12 +3,13 @@ mobile API alike, in both the UTF-8 and the GBK build."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from daoyan.errors import LoginRequired, PageFormatError, ThreadMissing
+from gamedef.errors import LoginRequired, PageFormatError, ThreadMissing
 from parsers.discuz import game_tag, load_api_json, parse_api_thread, parse_forum_threads, parse_thread_page
 from scraper.charset import decode, detect_charset
 
@@ -85,7 +86,8 @@ def test_floor_names_and_edit_marker(captures: Path) -> None:
     p = parse_thread_page((pages / "viewthread-tid4-p1.html").read_text("utf-8"), tz=TZ)
     assert [x.floor for x in p.posts[:4]] == [1, 2, 3, 4]  # 楼主 沙发 板凳 地板
     edited = next(x for x in p.posts if x.pid == 127)
-    assert edited.edit is not None and edited.edit.editor == "包子" and edited.edit.at == "2026-11-26 13:05"
+    assert edited.edit is not None and edited.edit.editor == "包子"
+    assert edited.edit.at == datetime(2026, 11, 26, 13, 5, tzinfo=TZ)
 
 
 def test_fonts_are_recorded(captures: Path) -> None:

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import scraper.retry
 from daoyan.cli import cli
 from daoyan.demo import DemoForum, FaultPlan, build_sample
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 
 from .reliability_support import NOW, fast_game, forum_floors, game_tids, stored_floors

@@ -13,7 +13,7 @@ from daoyan.cli import cli
 from daoyan.demo.gamefile import write_game_file
 from daoyan.demo.sample import EXPECTED
 from daoyan.demo.server import DemoForum
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 
 

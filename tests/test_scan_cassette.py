@@ -8,7 +8,7 @@ import vcr
 
 from daoyan.demo.gamefile import write_game_file
 from daoyan.demo.server import DemoForum
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.scan import scan_game
 
 

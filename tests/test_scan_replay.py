@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.gamefile import load_game
+from gamedef.gamefile import load_game
 from daoyan.store import Store
 
 from .conftest import Replay, capture_game_file

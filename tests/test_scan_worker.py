@@ -15,8 +15,8 @@ import pytest
 
 from daoyan.demo import DemoForum, FaultPlan
 from daoyan.demo.gamefile import write_game_file
-from daoyan.errors import ForumError, ThreadMissing
-from daoyan.gamefile import load_game
+from gamedef.errors import ForumError, ThreadMissing
+from gamedef.gamefile import load_game
 from daoyan.scan import Scanner, make_client
 from daoyan.store import Store
 

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, quote
 import httpx
 import pytest
 
-from daoyan.errors import DaoyanError, ForumError, LoginFailed
+from gamedef.errors import DaoyanError, ForumError, LoginFailed
 from scraper import ForumClient
 from scraper.login import parse_login_answer, parse_login_form
 

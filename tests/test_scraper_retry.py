@@ -9,7 +9,7 @@ import math
 import httpx
 import pytest
 
-from daoyan.errors import ForumError
+from gamedef.errors import ForumError
 from scraper import ForumClient
 from scraper.retry import MAX_RETRY_AFTER, backoff, retry_after
 

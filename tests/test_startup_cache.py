@@ -125,6 +125,7 @@ def test_a_lexicon_of_other_files_has_its_own_entry(tmp_path: Path, folder: Path
     d = tmp_path / "lex"
     d.mkdir()
     (d / "curse.toml").write_text('terms = ["天打雷劈"]\n', "utf-8")
-    assert [e[3] for e in _derived(load_lexicon(d))[0]] == ["天打雷劈"]
+    # every entry (the term and its derived spellings) is the term's
+    assert {e[3] for e in _derived(load_lexicon(d))[0]} == {"天打雷劈"}
     (d / "curse.toml").write_text('terms = ["天打五雷轰"]\n', "utf-8")
-    assert [e[3] for e in _derived(load_lexicon(d))[0]] == ["天打五雷轰"]
+    assert {e[3] for e in _derived(load_lexicon(d))[0]} == {"天打五雷轰"}

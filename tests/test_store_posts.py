@@ -23,10 +23,11 @@ def rows(store: Store, sql: str) -> list[tuple]:
 
 def test_to_row_is_asdict_flattened():
     p = replace(post(1, "投票：饺子"), quotes=[Quote(5, "b")], reply_to=ReplyRef(6, 7, "c"),
-                edit=EditMark("e", "2026-11-27 18:06"), colors=["red"], sizes=["7"], links=["http://x"])
+                edit=EditMark("e", datetime(2026, 11, 27, 18, 6, tzinfo=TZ)), colors=["red"], sizes=["7"],
+                links=["http://x"])
     want = asdict(p)
     want.pop("edit")
-    want.update(posted_at=p.posted_at.isoformat(), edited=True, edited_by="e", edited_at="2026-11-27 18:06")
+    want.update(posted_at=p.posted_at.isoformat(), edited=True, edited_by="e", edited_at="2026-11-27T18:06:00+08:00")
     assert p.to_row() == want
     row = p.to_row()
     row["colors"].append("blue")

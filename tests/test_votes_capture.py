@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from daoyan.gamefile import Game, load_game
+from gamedef.gamefile import Game, load_game
 from engine.election import elect_priest
 from engine.state import out_during, state_at
 from engine.votes import VoteCount, count_votes
@@ -24,7 +24,7 @@ def thread_posts(truth: dict, tid: int) -> list[Post]:
             posted_at=datetime.fromisoformat(f["posted_at"]), time_precision="second", message_html=f["text"],
             text=f["text"], quotes=[Quote(q["pid"], q.get("author")) for q in f.get("quotes", [])],
             reply_to=ReplyRef(rt["pid"], rt.get("floor"), rt.get("author")) if rt else None,
-            edit=EditMark(f["author"], "") if f["edited"] else None, hidden=f.get("hidden", False)))
+            edit=EditMark(f["author"], None) if f["edited"] else None, hidden=f.get("hidden", False)))
     return posts
 
 
@@ -93,7 +93,7 @@ def test_problem_codes_of_the_invalid_floors(game, truth, n):
 def test_under_004_the_reply_only_change_does_not_count(game, truth):
     from dataclasses import replace
 
-    from daoyan.ruleset import load_ruleset
+    from gamedef.ruleset import load_ruleset
     c = count_votes(thread_posts(truth, 4), rules=replace(load_ruleset("004"), weights=game.ruleset.weights),
                     day=game.day(1), state=state_at(game, 1), proxies=game.proxies)
     b = next(b for b in c.ballots if b.pid == 141)  # 馄饨's change replies to floor 4, quotes nothing

@@ -5,7 +5,7 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from daoyan.gamefile import ProxyVote
+from gamedef.gamefile import ProxyVote
 from tests.test_votes_rules import C, P, PLAYERS, V, count, state, t
 
 TARGETS = PLAYERS + ("弃权", "包仔", "豆浆")

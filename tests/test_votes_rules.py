@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from daoyan.gamefile import Day, ProxyVote
-from daoyan.ruleset import load_ruleset
+from gamedef.gamefile import Day, ProxyVote
+from gamedef.ruleset import load_ruleset
 from engine.election import elect_priest
 from engine.state import DayState
 from engine.votes import count_votes

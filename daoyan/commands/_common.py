@@ -7,16 +7,20 @@ from typing import Any
 
 import click
 
-from ..errors import DaoyanError, GameFileError, StoreError
-from ..gamefile import Game, load_game
+from gamedef.errors import DaoyanError, GameFileError, StoreError
+from gamedef.gamefile import Game, load_game
+from ..records import with_records
 from ..store import Store
 
 
 def open_game(path: str) -> tuple[Game, Store]:
+    """The game file and its store; the events and cards recorded in the store (at the desk) join the
+    game file's, so every command sees what the desk sees."""
     game = load_game(path)
     if not game.store_path.exists():
         raise StoreError(f"{game.store_path}: no store yet; run `daoyan scan {path}` first")
-    return game, Store(game.store_path)
+    store = Store(game.store_path)
+    return with_records(game, store), store
 
 
 def parse_at(game: Game, at: str | None) -> datetime | None:

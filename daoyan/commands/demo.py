@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 
 from ..analysis import analyze_day
-from ..gamefile import load_game
+from gamedef.gamefile import load_game
 from ..reporting import write_day_reports
 from ..scan import scan_game
 from ..store import Store

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from ..analysis import day_flags
-from ..errors import DaoyanError
+from gamedef.errors import DaoyanError
 from ..store import decide_flag
 from ..views import flags_view
 from ._common import echo_json, open_game

@@ -5,7 +5,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from ..gamefile import load_game
+from gamedef.gamefile import load_game
 from ..scan import ScanIncomplete, ThreadScan, scan_game, stored_lines
 
 

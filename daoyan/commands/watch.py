@@ -9,13 +9,14 @@ from pathlib import Path
 import click
 
 from ..analysis import analyze_day
-from ..errors import DaoyanError, ForumError, LoginFailed
+from gamedef.errors import DaoyanError, ForumError, LoginFailed
 from ..reporting import day_dict, write_day_reports
 from ..scan import ScanIncomplete, scan_game, stored_lines
+from ..records import with_records
 from ..store import Store
 from ..watching import changes, summary
 from ._common import day_option
-from ..gamefile import load_game
+from gamedef.gamefile import load_game
 
 
 def _newest_post(store: Store, tids) -> "datetime | None":
@@ -73,9 +74,10 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
                 # the scan, or stamped by a forum clock ahead of this machine's, is reported in
                 # this round, not the next; the close still cuts off
                 at = min(max(now, _newest_post(store, d.tids.values()) or now), d.closes)
-                a = analyze_day(g, store, day, at)
+                gr = with_records(g, store)
+                a = analyze_day(gr, store, day, at)
                 cur = day_dict(a, remind=True)
-                write_day_reports(g, store, day, folder, at, remind=True)
+                write_day_reports(gr, store, day, folder, at, remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
             for line in stored:
                 click.echo("  " + (line if line.startswith("note: ") else "stored: " + line))

@@ -40,7 +40,7 @@ def test_first_scan_counts_the_day(forum, tmp_path, api):
 def test_progress_is_truthful_and_names_the_thread(forum_utf8, tmp_path):
     """Not on a terminal: one line per thread, with its subject, pages and requests. The progress
     calls end full (pages done = pages planned) and carry the subject once it is known."""
-    from daoyan.gamefile import load_game
+    from gamedef.gamefile import load_game
     from daoyan.scan import scan_game
 
     g = seed_game(forum_utf8, votes=VOTES + [{"author": "春卷", "message": f"第{i}句闲聊，等等看。"} for i in range(25)])

@@ -10,7 +10,6 @@ import math
 import os
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -18,9 +17,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import GameFileError, RulesetError
+from .names import normalize_name
 from .ruleset import Ruleset, load_ruleset
 
-EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused")
+EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused", "survives")
 CARD_COLORS = ("green", "blue", "yellow", "red")
 
 
@@ -87,6 +87,7 @@ class ProxyVote:
     at: datetime
     reason: str = "代投"
     change: bool = False
+    requested_at: datetime | None = None  # when the player asked the director (004 玩家须知 9: ≥ 1 h before close)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class ManualCard:
     rule: str
     reason: str = ""
     pid: int | None = None
+    at: datetime | None = None  # when it was given (a red during the day ejects from then, per red_resolves)
 
 
 @dataclass(frozen=True)
@@ -171,11 +173,6 @@ class Game:
         return int(qid), answer
 
 
-def normalize_name(name: str) -> str:
-    """A player's name as compared: NFKC (full-width letters), no spaces, case-folded."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name)).casefold()
-
-
 _KNOWN = {
     "": {"forum", "game", "day", "event", "proxy", "card"},
     "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
@@ -185,8 +182,8 @@ _KNOWN = {
     "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
             "accelerated"},
     "event": {"day", "kind", "player", "reason", "at"},
-    "proxy": {"day", "player", "target", "at", "reason", "change"},
-    "card": {"day", "player", "card", "rule", "reason", "pid"},
+    "proxy": {"day", "player", "target", "at", "reason", "change", "requested_at"},
+    "card": {"day", "player", "card", "rule", "reason", "pid", "at"},
 }
 
 
@@ -397,7 +394,8 @@ def parse_game(text: str, path: Path) -> Game:
         at = r.moment(p, "at", w, tz, required=False) or bynum[dn].opens
         proxies.append(ProxyVote(day=dn, player=player_of(p.get("player"), f"{w}.player"), target=target, at=at,
                                  reason=r.get(p, "reason", w, (str,), required=False, default="代投"),
-                                 change=r.get(p, "change", w, (bool,), required=False, default=False)))
+                                 change=r.get(p, "change", w, (bool,), required=False, default=False),
+                                 requested_at=r.moment(p, "requested_at", w, tz, required=False)))
 
     cards: list[ManualCard] = []
     for i, c in enumerate(r.tables(data, "card")):
@@ -409,7 +407,8 @@ def parse_game(text: str, path: Path) -> Game:
         cards.append(ManualCard(day=r.get(c, "day", w, (int,)), player=player_of(c.get("player"), f"{w}.player"),
                                 card=color, rule=r.get(c, "rule", w, (str,), required=False, default="违规判定 8(1)"),
                                 reason=r.get(c, "reason", w, (str,), required=False, default=""),
-                                pid=r.get(c, "pid", w, (int,), required=False, expect="a post id (pid)")))
+                                pid=r.get(c, "pid", w, (int,), required=False, expect="a post id (pid)"),
+                                at=r.moment(c, "at", w, tz, required=False)))
 
     rules_tid = r.get(g, "rules_tid", "game", (int,), required=False, expect="a thread id (the tid= of its address)")
     if rules_tid is not None and rules_tid <= 0:

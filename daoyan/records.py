@@ -1,0 +1,199 @@
+"""What a director records outside the threads, kept in the store: events, cards given by hand, and
+the log of every action taken at the review desk (who, when, and how to undo it).
+
+The game file may hold events and cards too; `with_records` merges both into one `Game`, and every
+command and the desk read the game through it, so the CLI and the desk never disagree.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from datetime import datetime, timezone
+from typing import Any
+
+from gamedef.errors import DaoyanError
+from gamedef.gamefile import EVENT_KINDS, Event, Game, ManualCard
+from gamedef.names import normalize_name
+
+from .store import Store, decide_flag
+
+_TABLES = ("director_events", "director_cards", "desk_actions")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def ensure_tables(store: Store) -> None:
+    """Create the record tables if this store has none yet (an older store gains them here)."""
+    db = store.db
+    db["director_events"].create({"id": int, "day": int, "kind": str, "player": str, "reason": str, "at": str,
+                                  "created_at": str, "created_by": str}, pk="id", if_not_exists=True)
+    db["director_cards"].create({"id": int, "day": int, "player": str, "card": str, "rule": str, "reason": str,
+                                 "pid": int, "created_at": str, "created_by": str}, pk="id", if_not_exists=True)
+    db["desk_actions"].create({"id": int, "at": str, "who": str, "action": str, "day": int, "summary": str,
+                               "undo": str, "undone_at": str, "undone_by": str}, pk="id", if_not_exists=True)
+
+
+def _rows(store: Store, sql: str, args: list[Any] | None = None) -> list[sqlite3.Row | tuple]:
+    try:
+        return store.db.execute(sql, args or []).fetchall()
+    except sqlite3.OperationalError as e:  # a store written before the desk: no records yet
+        if "no such table" in str(e):
+            return []
+        raise
+
+
+def stored_events(store: Store, game: Game) -> tuple[Event, ...]:
+    out = []
+    for day, kind, player, reason, at in _rows(store, "select day, kind, player, reason, at from director_events "
+                                                      "order by id"):
+        when = datetime.fromisoformat(at).astimezone(game.timezone) if at else None
+        out.append(Event(day=day, kind=kind, player=player or None, reason=reason or None, at=when))
+    return tuple(out)
+
+
+def stored_cards(store: Store) -> tuple[ManualCard, ...]:
+    return tuple(ManualCard(day=day, player=player, card=card, rule=rule or "", reason=reason or "", pid=pid)
+                 for day, player, card, rule, reason, pid in
+                 _rows(store, "select day, player, card, rule, reason, pid from director_cards order by id"))
+
+
+def with_records(game: Game, store: Store) -> Game:
+    """The game as the engine should see it: the game file's events and cards, then the store's."""
+    events, cards = stored_events(store, game), stored_cards(store)
+    if not events and not cards:
+        return game
+    return dataclasses.replace(game, events=game.events + events, cards=game.cards + cards)
+
+
+# ------------------------------------------------------------------ actions (each logged, each undoable)
+
+def _player(game: Game, name: str) -> str:
+    key = normalize_name(name or "")
+    for p in game.players:
+        if normalize_name(p) == key:
+            return p
+    raise DaoyanError(f"{name!r} is not a player of this game ({'、'.join(game.players)})")
+
+
+def _log(store: Store, who: str, action: str, day: int | None, summary: str, undo: dict[str, Any] | None) -> int:
+    return store.db["desk_actions"].insert({"at": _now(), "who": who, "action": action, "day": day,
+                                            "summary": summary, "undo": json.dumps(undo, ensure_ascii=False)
+                                            if undo is not None else None}).last_pk
+
+
+def decide(store: Store, game: Game, flag: dict[str, Any], state: str, card: str | None, who: str,
+           note: str | None = None) -> int:
+    """Accept (with a card of the ruleset's colours), dismiss or reopen a flag; returns the log id."""
+    if state not in ("accepted", "dismissed", "open"):
+        raise DaoyanError(f"unknown decision {state!r}")
+    if state == "accepted":
+        card = card or flag.get("suggested_card")
+        if card not in game.ruleset.cards.colors:
+            raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
+    else:
+        card = None
+    ensure_tables(store)
+    prev = store.db.execute("select flag_id, day, pid, category, state, card, note, decided_at from decisions "
+                            "where flag_id=?", [flag["id"]]).fetchone()
+    with store.transaction():
+        decide_flag(store, flag["id"], day=int(flag["day"]), pid=int(flag["pid"]), category=flag["category"],
+                    state=state, card=card, note=note)
+        words = {"accepted": f"accepted ({card})", "dismissed": "dismissed", "open": "reopened"}[state]
+        return _log(store, who, "flag", int(flag["day"]), f"flag {flag['id']} {words}: {flag.get('author')} "
+                    f"#{flag.get('floor')} {flag.get('category')}",
+                    {"kind": "decision", "flag_id": flag["id"], "prev": list(prev) if prev else None,
+                     "set": [state, card, note]})
+
+
+def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule: str, reason: str, who: str,
+             pid: int | None = None) -> int:
+    game.day(day)
+    name = _player(game, player)
+    if card not in game.ruleset.cards.colors:
+        raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
+    if not (rule or "").strip():
+        raise DaoyanError("a card needs the rule it rests on")
+    ensure_tables(store)
+    with store.transaction():
+        cid = store.db["director_cards"].insert({"day": day, "player": name, "card": card, "rule": rule.strip(),
+                                                 "reason": (reason or "").strip(), "pid": pid, "created_at": _now(),
+                                                 "created_by": who}).last_pk
+        return _log(store, who, "card", day, f"card {card} to {name} ({rule.strip()})",
+                    {"kind": "row", "table": "director_cards", "id": cid})
+
+
+def add_event(store: Store, game: Game, *, day: int, kind: str, player: str | None, at: datetime | None,
+              reason: str, who: str) -> int:
+    d = game.day(day)
+    if kind not in EVENT_KINDS:
+        raise DaoyanError(f"unknown event {kind!r} (one of {', '.join(EVENT_KINDS)})")
+    name = _player(game, player) if player else None
+    if kind not in ("accelerated", "delayed") and name is None:
+        raise DaoyanError(f"a {kind} event needs a player")
+    if at is not None and at.tzinfo is None:
+        at = at.replace(tzinfo=game.timezone)
+    if at is not None and not (d.opens <= at <= d.closes):
+        raise DaoyanError(f"the moment {at:%Y-%m-%d %H:%M} is outside day {day} "
+                          f"({d.opens:%m-%d %H:%M} – {d.closes:%m-%d %H:%M})")
+    ensure_tables(store)
+    with store.transaction():
+        eid = store.db["director_events"].insert({"day": day, "kind": kind, "player": name, "reason": reason or None,
+                                                  "at": at.isoformat() if at else None, "created_at": _now(),
+                                                  "created_by": who}).last_pk
+        when = f" at {at:%m-%d %H:%M}" if at else ""
+        return _log(store, who, "event", day, f"event {kind}{' ' + name if name else ''}{when}",
+                    {"kind": "row", "table": "director_events", "id": eid})
+
+
+def log_only(store: Store, who: str, action: str, day: int | None, summary: str) -> int:
+    """An action with nothing to undo (a rescan)."""
+    ensure_tables(store)
+    return _log(store, who, action, day, summary, None)
+
+
+def undo(store: Store, action_id: int, who: str) -> str:
+    """Undo one logged action: restore the flag's previous decision, or remove the event or card."""
+    ensure_tables(store)
+    row = store.db.execute("select undo, undone_at, summary from desk_actions where id=?", [action_id]).fetchone()
+    if row is None:
+        raise DaoyanError(f"no action {action_id}")
+    spec, undone, summary = row
+    if undone:
+        raise DaoyanError(f"action {action_id} was already undone")
+    if not spec:
+        raise DaoyanError(f"action {action_id} ({summary}) cannot be undone")
+    u = json.loads(spec)
+    if u["kind"] == "decision":
+        now = store.db.execute("select state, card, note from decisions where flag_id=?", [u["flag_id"]]).fetchone()
+        if now is None or list(now) != u["set"]:
+            raise DaoyanError(f"flag {u['flag_id']} was decided again since this action; decide it anew instead")
+    with store.transaction():
+        if u["kind"] == "decision":
+            store.db.execute("delete from decisions where flag_id=?", [u["flag_id"]])
+            if u["prev"]:
+                store.db.execute("insert into decisions (flag_id, day, pid, category, state, card, note, decided_at) "
+                                 "values (?, ?, ?, ?, ?, ?, ?, ?)", u["prev"])
+        elif u["kind"] == "row" and u["table"] in ("director_cards", "director_events"):
+            store.db.execute(f"delete from {u['table']} where id=?", [u["id"]])
+        store.db.execute("update desk_actions set undone_at=?, undone_by=? where id=?", [_now(), who, action_id])
+    return summary
+
+
+def actions(store: Store, limit: int = 50) -> list[dict[str, Any]]:
+    """The newest actions first, with whether each can still be undone."""
+    rows = _rows(store, "select id, at, who, action, day, summary, undo, undone_at, undone_by from desk_actions "
+                        "order by id desc limit ?", [limit])
+    keys = ("id", "at", "who", "action", "day", "summary", "undo", "undone_at", "undone_by")
+    out = []
+    for r in rows:
+        d = dict(zip(keys, r))
+        d["undoable"] = bool(d.pop("undo")) and not d["undone_at"]
+        out.append(d)
+    return out
+
+
+__all__ = ["with_records", "ensure_tables", "decide", "add_card", "add_event", "log_only", "undo", "actions",
+           "stored_events", "stored_cards", "_TABLES"]

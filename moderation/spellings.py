@@ -1,0 +1,141 @@
+"""How players spell a lexicon term without writing it: for EVERY hanzi term, not a chosen few.
+
+The rule posts ban 密码、音近、形近 and 明显的通配符 as much as the words themselves. Derived once
+per lexicon (kept by startup_cache), each as an automaton entry of the term's own categories:
+
+- full pinyin (shabi; `sha bi` squeezes to it), initials (sb, cnm, nmsl), mixed pinyin, initials
+  and hanzi (sha逼, 傻b, 脑c), and digits for syllables (2b, 2逼): Latin-bounded entries;
+- homophones: one character swapped for a common character (GB2312 level 1, the 3,755 most
+  frequent) whose commonest reading is the term's reading there; and look-alikes from
+  `lexicon/lookalike.toml`. Whole-word entries (jieba must agree), minus every spelling that is
+  a word of jieba's dictionary (白吃 is not 白痴) or an allowed word.
+
+Readings: the term's own reading in context (pypinyin with its phrase table: 干 in 干你 is gan)
+and, for the characters swapped in, their FIRST reading only: 哈 is ha (not its rare sha), 佛 is
+fu/fo (not bi), so 哈佛 is no 傻逼.
+"""
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+from .sounds import _by_sound, _common_chars, _pinyin_dict, _toneless
+
+# two-letter initials that are everyday abbreviations (ok, hp, qq …): never a term's spelling
+COMMON_ABBREVIATIONS = frozenset(
+    "ok hp qq pk id cp gg mm dd hh xd ps vs ai ar vr ui pr ad am pm cd dj mc bb cc ee ff tv pc mv bt "
+    "gm gs js cs ds ns os ts ls db dc dm dn gb hr ip it kb km kg ml mb nt pa pe pt px rt st sd sb2 "
+    "sh sz bj gz cq hz wh xa cy zs fm jk lv mg nz qc rp ss tt uu vv ww xx yy zz2 ex ed er es io un "
+    "up us we me he my by do go no so to of on or in is at an as be if xp ie hi ha sm ng ct bp mr ms".split())
+DIGITS = {"yi": "1", "er": "2", "san": "3", "si": "4", "wu": "5", "liu": "6", "qi": "7", "ba": "8",
+          "jiu": "9", "ling": "0"}
+UNITS = "gkmtpdsxhwlv"  # 4g, 3d, 2k, 5s: units and models, not spellings
+MAX_MIXED_CHARS = 4
+MAX_PINYIN_CHARS = 6
+
+
+def _hanzi(term: str) -> bool:
+    return bool(term) and all("\u3400" <= c <= "\u9fff" for c in term)
+
+
+@lru_cache(maxsize=4096)
+def reading(term: str) -> tuple[str, ...]:
+    """The toneless reading of each character of `term` in context (pypinyin's phrase table)."""
+    from pypinyin import Style, lazy_pinyin
+
+    return tuple(_toneless(p) for p in lazy_pinyin(term, style=Style.NORMAL))
+
+
+@lru_cache(maxsize=1)
+def _by_first_reading() -> dict[str, tuple[str, ...]]:
+    """syllable → the common characters whose FIRST reading it is."""
+    table = _pinyin_dict()
+    out: dict[str, list[str]] = {}
+    for c in _common_chars():
+        raw = table.get(ord(c))
+        if raw:
+            out.setdefault(_toneless(raw.split(",")[0]), []).append(c)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
+    """Pinyin, initials, mixed and digit spellings of a hanzi term (none for other terms)."""
+    if not _hanzi(term) or len(term) > MAX_PINYIN_CHARS:
+        return set()
+    py = reading(term)
+    if len(py) != len(term) or not all(p.isascii() and p.isalpha() for p in py):
+        return set()
+    out: set[str] = set()
+    full = "".join(py)
+    if len(term) >= 2 or len(full) >= 4:
+        out.add(full)
+    ini = "".join(p[0] for p in py)
+    if initials_ok and len(term) >= 2 and (len(ini) >= 3 or ini not in COMMON_ABBREVIATIONS):
+        out.add(ini)
+    out = {o for o in out if not (len(o) == 2 and o[0].isdigit() and o[1] in UNITS)}
+    if 2 <= len(term) <= MAX_MIXED_CHARS:
+        options = [(c, p, p[0]) + ((DIGITS[p],) if p in DIGITS else ()) for c, p in zip(term, py)]
+        for combo in itertools.product(*options):
+            s = "".join(combo)
+            if len(s) == 2 and s[0].isdigit() and s[1] in UNITS:
+                continue
+            if s == term or s.isascii() and not any(ch.isdigit() for ch in s):
+                continue  # the term itself; all-Latin spellings are the full pinyin and initials
+            if all(ch.isdigit() or "\u3400" <= ch for ch in s):
+                continue  # digits and hanzi only (2二): too short a hint
+            out.add(s)
+    elif len(term) > MAX_MIXED_CHARS:
+        for i in range(len(term)):
+            out.add(term[:i] + py[i] + term[i + 1:])
+    return {s for s in out if s != term}
+
+
+def sound_spellings(term: str, lookalike: dict[str, str]) -> set[str]:
+    """One character swapped for a common homophone (by first reading) or a look-alike."""
+    if not _hanzi(term) or not 2 <= len(term) <= 4:
+        return set()
+    py = reading(term)
+    by_first = _by_first_reading()
+    out: set[str] = set()
+    for i, c in enumerate(term):
+        alts = set(by_first.get(py[i], ())) | set(lookalike.get(c, ""))
+        alts.discard(c)
+        out |= {term[:i] + a + term[i + 1:] for a in alts}
+    return out
+
+
+ORDINARY_FREQ = 5000  # jieba frequency of a word common enough that two side by side are ordinary text
+
+
+def ordinary(spelling: str, tokenizer) -> bool:
+    """Whether a homophone spelling is ordinary text: one word of jieba's dictionary, or a
+    run of common ones (国在 for 锅在, 我敢 for 我干, 即把 for 鸡巴), each at least
+    ORDINARY_FREQ. 傻笔 (傻 2114, 笔 3249) and 泥马 (泥 4354) stay spellings of an insult."""
+    freq = tokenizer.FREQ
+    if freq.get(spelling, 0) > 0:
+        return True
+    toks = list(tokenizer.cut(spelling, HMM=False))
+    if len(toks) < 2:
+        return False
+    fs = sorted(freq.get(t, 0) for t in toks)
+    # common words side by side, or a very common word (你, 的, 是) beside ordinary ones (吊你, 码的)
+    return fs[0] >= ORDINARY_FREQ or (fs[-1] >= 100 * ORDINARY_FREQ // 5 and fs[0] >= ORDINARY_FREQ // 5)
+
+
+def dictionary_words() -> frozenset[str]:
+    """jieba's dictionary words (its dict.txt), read without building its tokenizer."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or spec.origin is None:
+        return frozenset()
+    path = Path(spec.origin).parent / "dict.txt"
+    try:
+        text = path.read_text("utf-8")
+    except OSError:
+        return frozenset()
+    return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
+
+
+__all__ = ["latin_spellings", "sound_spellings", "dictionary_words", "reading", "_by_sound"]
