@@ -132,7 +132,7 @@ class Scanner:
             what = f"thread {tid} page {page}"
             try:
                 tp = await self._off_loop(parse_thread_page, f.text, tz=self._page_zone(f.text),
-                                          tid_hint=tid, what=what)
+                                          edit_tz=self.game.timezone, tid_hint=tid, what=what)
                 self._html_seen.update((p.pid, p.floor) for p in tp.posts)
                 return f, _in_zone(tp, self.game.timezone)
             except LoginRequired:

@@ -498,9 +498,13 @@ def _int(s: str | None) -> int | None:
         return None
 
 
-def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | None = None,
+def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo | None = None, tid_hint: int | None = None,
                       what: str = "thread page") -> ThreadPage:
-    """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError."""
+    """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError.
+
+    `tz`: the zone the page shows times in (the viewer's own 时区). `edit_tz`: the zone of the
+    本帖最后由 … 编辑 markers, written into the post once in the editor's zone (Discuz's
+    `dgmdate(TIMESTAMP)` at edit time) and shown alike to every viewer; default `tz`."""
     doc = HTMLParser(html)
     found = _PageNodes(doc)
     blocks = found.blocks
@@ -585,7 +589,8 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
         first = floor == 1
         posts.append(_post_from_parts(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
                                       precision=precision, message_html=(msg.html if msg is not None else (locked.html if locked is not None else "")) or "",
-                                      parts=parts, hidden=hidden, banned=banned, first=first, tz=tz))
+                                      parts=parts, hidden=hidden, banned=banned, first=first,
+                                      tz=edit_tz or tz))
         prev_floor = floor
     return ThreadPage(tid=tid, page=page, last_page=max(last, page), subject=subject, fid=fid, posts=posts,
                       replies=replies, per_page=None, source="html")
