@@ -208,7 +208,8 @@ def seed_game(forum: Forum, *, discussion: list[dict] | None = None, votes: list
     `discussion` / `votes`: posts as the seed JSON has them (`author`, `message`, optional
     `key`, `quote`, `banned`, `minutes` after the opening); `vote_floors` adds that many chatter
     floors to the vote thread first (to make it several pages long); `private`: on the board
-    密室 (fid 3), which guests cannot see."""
+    密室 (fid 3), which guests cannot see (members of every rank can: Discuz promotes a member
+    who posts a lot from 新手上路 to the next group)."""
     n = next(_counter)
     tag = f"[L{n:03d}]"
     now = datetime.now(SHANGHAI).replace(microsecond=0)
@@ -233,7 +234,7 @@ def seed_game(forum: Forum, *, discussion: list[dict] | None = None, votes: list
     users += [{"name": p, "group": 10, "password": PASSWORD} for p in PLAYERS]
     game = {
         "users": users,
-        "forums": [{"fid": 2, "name": "版杀"}, {"fid": 3, "name": "密室", "viewperm": "\t1\t2\t3\t10\t"}],
+        "forums": [{"fid": 2, "name": "版杀"}, {"fid": 3, "name": "密室", "viewperm": "\t1\t2\t3\t10\t11\t12\t13\t14\t15\t"}],
         "threads": [
             {"key": "d1", "fid": fid, "subject": f"{tag} 第一天讨论帖", "author": DIRECTOR, "time": start,
              "message": "第一天讨论帖开门。", "posts": posts(discussion or [], "d")},
