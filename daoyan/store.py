@@ -40,6 +40,9 @@ class Store:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_file():
+            what = "a folder" if self.path.is_dir() else "not a regular file"
+            raise StoreError(f"{self.path}: cannot be the store: it is {what}; set `store =` in [game] to a file name")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # a scan writes its pages from its worker thread while the store was opened on the
@@ -48,10 +51,14 @@ class Store:
             conn.execute("pragma journal_mode=wal")
             conn.execute("pragma synchronous=normal")
             conn.execute("pragma foreign_keys=on")
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: cannot open the store: {e}") from None
+        except (sqlite3.Error, OSError) as e:
+            raise StoreError(f"{self.path}: cannot open the store: {_reason(e)}") from None
         self.db = sqlite_utils.Database(conn)
-        self._migrate()
+        try:
+            self._migrate()
+        except sqlite3.Error as e:
+            conn.close()
+            raise StoreError(f"{self.path}: cannot open the store: {_reason(e)}") from None
 
     def close(self) -> None:
         self.db.conn.close()
@@ -202,8 +209,9 @@ class Store:
             _upsert(self.db.conn, "posts", row, ("pid",))
             olds[p.pid] = (rev, row["first_seen"], row["time_precision"], row["posted_at"], source)
             lasts[p.pid] = (rev, key)
-            if same:
-                self.db.execute("update revisions set last_seen=? where pid=? and rev=?", [now, p.pid, rev])
+            if same:  # the API has no edit marker: a page read of the same words brings its time
+                self.db.execute("update revisions set last_seen=?, edited_at=coalesce(edited_at, ?) where pid=? and rev=?",
+                                [now, p.edit.at.isoformat() if p.edit and p.edit.at else None, p.pid, rev])
             else:
                 self.db.execute("insert or replace into revisions (pid, rev, key, text, message_html, hidden, "
                                 "edited_at, first_seen, last_seen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -322,6 +330,16 @@ class Store:
 
     def scan_finished(self, scan_id: int, status: str, **fields: Any) -> None:
         self.db["scans"].update(scan_id, {"finished_at": _now(), "status": status, **fields}, alter=True)
+
+
+def _reason(e: BaseException) -> str:
+    """An OS or SQLite error as a director reads it (a read-only or full disk says so)."""
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    text = str(e)
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f"{text} (is the file or its folder read-only? daoyan needs to write the store)"
+    return text
 
 
 def _upsert(conn: sqlite3.Connection, table: str, row: dict[str, Any], pk: tuple[str, ...]) -> None:

@@ -87,8 +87,9 @@ def activity_view(a: Any) -> Group:
         for col in ("玩家 player", "判罚 card", "规则 rule", "理由 reason"):
             pt.add_column(col)
         for p in j["penalties"]:
+            reason = p["reason"] + (f"（{p['note']}）" if p.get("note") else "")
             pt.add_row(escape(p["player"]), Text(CARD_ZH.get(p["card"], p["card"]), style=CARD_STYLE.get(p["card"], "")),
-                       escape(p["rule"]), escape(p["reason"]))
+                       escape(p["rule"]), escape(reason))
         parts.append(pt)
     else:
         parts.append(Text("无潜水判罚 no lurking penalties"))

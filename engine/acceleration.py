@@ -158,8 +158,13 @@ def _clause_reading(clause: str, sentence: str, at: int, word: str, rules: Accel
     near = bare_prefix[-8:]  # a negation governs the words right before the keyword, not a whole clause
     if any(n in near for n in rules.negations) or suffix.startswith(("算了", "不要了", "免了", "就不")):
         return OBJECTION
-    if any(t in prefix for t in rules.third_party_words) or any(o and o in prefix for o in others):
-        return MENTION
+    third = [prefix.find(t) for t in rules.third_party_words if t in prefix] + \
+        [prefix.find(o) for o in others if o and o in prefix]
+    if third:
+        first_other = min(third)
+        if not any(0 <= prefix.find(v) < first_other for v in rules.request_verbs if v != "想"):
+            return MENTION  # 楼上申请加速了 / 他说要加速: someone else's request; 附议楼上加速 / 支持饺子加速 ask
+        return REQUEST
     if any(_norm(w) in clause for w in rules.request_words if w != word) and any(v in prefix for v in rules.request_verbs):
         return REQUEST
     if any(v in prefix for v in rules.request_verbs) or suffix.startswith("+1"):
@@ -181,13 +186,14 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
     request or objection outweighs a question, which outweighs a mere mention (a word inside
     quotation marks is someone else's words: a mention)."""
     text = text[:_READ_CHARS]  # a request is a short post; a hostile wall of 加速 must not cost quadratic time
-    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = re.sub(r"[^\S\n]+", "", unicodedata.normalize("NFKC", text).casefold())  # 申请 加速 is 申请加速
     flat = _norm(text)
     if flat:
         seconds = "|".join(re.escape(_norm(w)) for w in sorted(rules.second_words, key=len, reverse=True) if _norm(w))
         stripped = re.sub(r"[!！~～。.,，、\s]+", "", flat)
-        if seconds and stripped and re.fullmatch(f"(?:{seconds})+", stripped):
-            return {"*": SECOND}
+        core = re.sub(r"楼上|楼主|(?<!\+)\d+楼|#\d+|(?<!\+)\d+#|的?申请", "", stripped)
+        if seconds and core and (core == "同" != stripped or re.fullmatch(f"(?:{seconds})+", core)):
+            return {"*": SECOND}  # +1 · 附议 · 同楼上 · 附议楼上的申请
     me = normalize_name(author)
     others = [_norm(p) for p in players if normalize_name(p) != me]
     quoted = [m.span() for m in _QUOTED.finditer(norm)]
@@ -274,6 +280,10 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
         note = ""
         if read.get("*") == SECOND:
             refs = ([post.reply_to.pid] if post.reply_to and post.reply_to.pid else []) + [q.pid for q in post.quotes if q.pid]
+            named = re.search(r"(?<!\+)(\d+)\s*[楼#]|#\s*(\d+)", unicodedata.normalize("NFKC", post.text))
+            if named and not refs:  # 附议2楼 / 同意#3: the floor it names
+                fl_named = int(named.group(1) or named.group(2))
+                refs = [pid for pid, fl in floor_of.items() if fl == fl_named]
             target = next(((k, pid) for pid in refs for k, r in by_pid.get(pid, {}).items() if r == REQUEST), None)
             if target is None and not refs:
                 me = normalize_name(post.author)

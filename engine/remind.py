@@ -38,12 +38,13 @@ class Reminder:
     below: tuple[Short, ...]
     threshold: int
     at_risk: tuple[Short, ...] = field(default_factory=tuple)
+    accelerated: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"day": self.day, "at": self.at.isoformat(), "closes_in_s": round(self.closes_in_s),
                 "lock_in_s": round(self.lock_in_s), "not_voted": list(self.not_voted),
                 "below": [s.to_json() for s in self.below], "threshold": self.threshold,
-                "at_risk": [s.to_json() for s in self.at_risk]}
+                "at_risk": [s.to_json() for s in self.at_risk], "accelerated": self.accelerated}
 
 
 def single_day_threshold(ruleset: Ruleset) -> int:
@@ -52,7 +53,7 @@ def single_day_threshold(ruleset: Ruleset) -> int:
 
 
 def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity, not_voted: Sequence[str],
-              history: Sequence[DayRecord] = ()) -> Reminder:
+              history: Sequence[DayRecord] = (), accelerated: bool = False) -> Reminder:
     """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days
     (non-accelerated ones count toward multi-day rules)."""
     threshold = single_day_threshold(ruleset)
@@ -70,10 +71,12 @@ def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity
             if all(h.posts.get(p.player, 0) < r.threshold for h in run if p.player in h.living) \
                     and all(p.player in h.living for h in run) and counted[p.player] < r.threshold:
                 risk.append(Short(p.player, counted[p.player], r.threshold - counted[p.player], ruleset.citation(r.rule)))
+    if accelerated and ruleset.acceleration.no_lurking_penalty_when_accelerated:
+        below, risk = (), []  # M84 执行加速时 … 发言不足或未投票者将不被判罚: nobody to chase for posts
     lock = lock_start(day, ruleset.vote.lock_minutes)
     return Reminder(day=day.number, at=at, closes_in_s=(day.closes - at).total_seconds(),
                     lock_in_s=(lock - at).total_seconds(), not_voted=tuple(not_voted), below=below,
-                    threshold=threshold, at_risk=tuple(risk))
+                    threshold=threshold, at_risk=tuple(risk), accelerated=accelerated)
 
 
 def _dur(seconds: float) -> str:
@@ -91,6 +94,8 @@ def reminder_bbcode(r: Reminder, escape: Any = lambda s: s) -> str:
         lines.append("尚未投票：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.not_voted) + "，请尽快回复投票帖。")
     else:
         lines.append("所有玩家均已投票。")
+    if r.accelerated:
+        lines.append("本讨论日已加速：发言不足不判罚。")
     if r.below:
         lines.append(f"发言不足{r.threshold}帖：" + "、".join(f"[b]{escape(s.player)}[/b]（{s.posts}帖，还差{s.needed}帖）" for s in r.below))
     for s in r.at_risk:

@@ -43,7 +43,7 @@ from parsers.models import Post
 from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
-NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "proxy_request_unknown", "whistled_ballot",
+NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
                         "edited_original_unknown"})
 
 
@@ -82,6 +82,7 @@ class Ballot:
             "proxy": self.proxy, "is_change": self.is_change, "author": self.author, "reason": self.reason,
             "written_target": self.written_target, "source": self.source, "weight": _num(self.weight),
             "replaced_by": self.replaced_by,
+            **({"requested_at": self.requested_at.isoformat()} if self.requested_at else {}),
         }
 
 
@@ -519,7 +520,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                   red_resolves=rules.cards.red_resolves if reds else None)
     abstained = tuple(p for p in players if p in standing and standing[p].kind == "abstain")
     excused = set(state.excused)
-    day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at)]
+    settled = {p for p, t in red_at.items() if t >= closes}  # sent off at the settlement: in the game all day
+    day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at and p not in settled)]
     not_voted = tuple(p for p in day_players if p not in replied and p not in excused)
     can_still_vote = at < closes
     remaining = tuple(p for p in day_players if p not in standing) if can_still_vote else ()

@@ -44,3 +44,27 @@ class PageFormatError(ForumError):
 
 class StoreError(DaoyanError):
     """The store cannot be opened or is of an unknown schema."""
+
+
+def environment_error(e: BaseException) -> str:
+    """An error of the machine rather than of the game (a full or read-only disk, a store file
+    another program broke, memory) as one line naming what failed."""
+    import errno
+    import sqlite3
+
+    if isinstance(e, OSError):
+        where = f"{e.filename}: " if e.filename else ""
+        hint = {errno.ENOSPC: " (the disk is full: free some space and run it again; nothing stored was lost)",
+                errno.EROFS: " (a read-only disk)", errno.EACCES: " (no permission)",
+                errno.EFBIG: " (the file size limit was reached)", errno.EDQUOT: " (the disk quota is used up)"}
+        return f"{where}{e.strerror or type(e).__name__}{hint.get(e.errno or 0, '')}"
+    if isinstance(e, sqlite3.Error):
+        text = str(e)
+        if "full" in text:
+            text += " (the disk is full: free some space and run it again; nothing stored was lost)"
+        elif "readonly" in text or "read-only" in text:
+            text += " (the store or its folder is read-only)"
+        return f"the store: {text}"
+    if isinstance(e, MemoryError):
+        return "out of memory"
+    return str(e) or type(e).__name__

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import GameFileError, RulesetError
-from .names import normalize_name
+from .names import display_name, normalize_name
 from .ruleset import Ruleset, load_ruleset
 
 EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused", "survives")
@@ -45,6 +46,8 @@ class ForumConfig:
     user_agent: str | None = None
     login: LoginConfig | None = None
     api_page_size: int = 500  # posts per mobile-API request (X3.5 honours ppp)
+    deadline: float | None = None  # seconds for one whole answer; None: 3 × timeout, at least 60
+    max_page_mb: float = 64.0  # an answer unpacking to more is refused (a gzip bomb)
 
 
 @dataclass(frozen=True)
@@ -173,10 +176,25 @@ class Game:
         return int(qid), answer
 
 
+YEARS = (2000, 2200)  # the dates a game file may name (Discuz! forums, games to come)
+
+# What a director may ask of the forum settings: beyond these a value is a typo, and would
+# hammer the forum, stall the scan for ages or let one page take all the memory.
+FORUM_LIMITS: dict[str, tuple[float, float, str]] = {
+    "rate": (0.01, 1000, "requests per second"),
+    "connections": (1, 32, "connections"),
+    "timeout": (0.1, 600, "seconds"),
+    "retries": (0, 20, "retries"),
+    "api_page_size": (1, 100_000, "posts"),
+    "deadline": (1, 3600, "seconds"),
+    "max_page_mb": (1, 2048, "MB"),
+}
+
+
 _KNOWN = {
     "": {"forum", "game", "day", "event", "proxy", "card"},
     "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
-              "login", "api_page_size"},
+              "login", "api_page_size", "deadline", "max_page_mb"},
     "forum.login": {"username_env", "password_env", "cookie_file", "question_env", "answer_env"},
     "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps", "rules_tid"},
     "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
@@ -185,6 +203,34 @@ _KNOWN = {
     "proxy": {"day", "player", "target", "at", "reason", "change", "requested_at"},
     "card": {"day", "player", "card", "rule", "reason", "pid", "at"},
 }
+
+
+def _base_url_problem(base: str) -> str | None:
+    """What is wrong with a forum address that looks like http(s)://…, checked at load rather than
+    mid-scan; None when nothing is. A password in the address is never repeated."""
+    shown = re.sub(r"//[^/]*@", "//***@", base)
+    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in base):
+        return f"the address holds a space or a control character: {shown!r}"
+    try:
+        parts = urlsplit(base)
+        host, port = parts.hostname, parts.port
+    except ValueError as e:  # a bad [IPv6] bracket, a port beyond 65535 or not a number
+        return f"not a usable address ({e}): {shown!r}"
+    if parts.username is not None or parts.password is not None:
+        return ("the address carries a user name or password, which would reach the store and every report; "
+                "remove it and put the account in [forum.login] (username_env, password_env)")
+    if not host:
+        return f"no host name in {shown!r}"
+    if port == 0:
+        return f"port 0 is no port: {shown!r}"
+    if parts.query or parts.fragment:
+        return f"expected the forum's root address without ?query or #fragment, got {shown!r}"
+    if not host.startswith("[") and ":" not in host:
+        try:
+            host.encode("idna")
+        except UnicodeError:
+            return f"the host name {host!r} is not a valid domain name"
+    return None
 
 
 class _Reader:
@@ -246,7 +292,13 @@ class _Reader:
             v = datetime.combine(v, time())
         if not isinstance(v, datetime):
             raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}")
-        return v.replace(tzinfo=tz) if v.tzinfo is None else v.astimezone(tz)
+        if not YEARS[0] <= v.year <= YEARS[1]:  # year 1 or 9999: a typo, and arithmetic on it overflows
+            raise self.fail(f"{where}.{key}", f"expected a date between the years {YEARS[0]} and {YEARS[1]}, "
+                                              f"got {v:%Y-%m-%d}")
+        try:
+            return v.replace(tzinfo=tz) if v.tzinfo is None else v.astimezone(tz)
+        except OverflowError:
+            raise self.fail(f"{where}.{key}", f"a date-time no clock can hold: {v!r}") from None
 
 
 def parse_game(text: str, path: Path) -> Game:
@@ -265,7 +317,11 @@ def parse_game(text: str, path: Path) -> Game:
 
     base = r.get(f, "base_url", "forum", (str,), expect="the forum's address, like http://bbs.example.com/")
     if not re.match(r"^https?://[^/\s]+", base):
-        raise r.fail("forum.base_url", f"expected an http(s) address like http://bbs.example.com/, got {base!r}")
+        raise r.fail("forum.base_url", "expected an http(s) address like http://bbs.example.com/, got "
+                                       f"{re.sub(r'//[^/]*@', '//***@', base)!r}")
+    problem = _base_url_problem(base)
+    if problem:
+        raise r.fail("forum.base_url", problem)
     if not base.endswith("/"):
         base += "/"
     login = None
@@ -282,6 +338,13 @@ def parse_game(text: str, path: Path) -> Game:
         if (login.question_env is None) != (login.answer_env is None):
             raise r.fail("forum.login", "question_env and answer_env go together (the security "
                                         "question's id and its answer)")
+        if login.cookie_file is not None:
+            cookie = path.parent / login.cookie_file
+            if "\0" in login.cookie_file or not login.cookie_file.strip():
+                raise r.fail("forum.login.cookie_file", f"expected a file name, got {login.cookie_file!r}")
+            if cookie.is_dir() or (cookie.exists() and not cookie.is_file()):
+                raise r.fail("forum.login.cookie_file", f"{cookie} is not a regular file (a folder?); "
+                                                        "name a file daoyan may create")
     charset = r.get(f, "charset", "forum", (str,), required=False, default="auto").lower()
     if charset not in ("auto", "utf-8", "utf8", "gbk", "gb18030", "gb2312", "big5"):
         raise r.fail("forum.charset", f"expected auto, utf-8 or gbk, got {charset!r}")
@@ -297,12 +360,19 @@ def parse_game(text: str, path: Path) -> Game:
         user_agent=r.get(f, "user_agent", "forum", (str,), required=False),
         login=login,
         api_page_size=int(r.get(f, "api_page_size", "forum", (int,), required=False, default=500)),
+        deadline=r.get(f, "deadline", "forum", (int, float), required=False, expect="seconds"),
+        max_page_mb=float(r.get(f, "max_page_mb", "forum", (int, float), required=False, default=64.0,
+                                expect="megabytes")),
     )
-    if not (math.isfinite(forum.rate) and math.isfinite(forum.timeout)) or forum.rate <= 0 \
-            or forum.connections < 1 or forum.timeout <= 0 or forum.api_page_size < 1:
-        raise r.fail("forum.rate", "rate, connections, timeout and api_page_size must be positive numbers")
-    if forum.retries < 0:
-        raise r.fail("forum.retries", f"expected 0 or more retries, got {forum.retries}")
+    for key, value in (("rate", forum.rate), ("connections", forum.connections), ("timeout", forum.timeout),
+                       ("retries", forum.retries), ("api_page_size", forum.api_page_size),
+                       ("deadline", forum.deadline), ("max_page_mb", forum.max_page_mb)):
+        low, high, unit = FORUM_LIMITS[key]
+        if value is not None and not (math.isfinite(value) and low <= value <= high):
+            raise r.fail(f"forum.{key}", f"expected {low:g} to {high:g} {unit}, got {value!r}")
+    if forum.user_agent is not None and not (forum.user_agent.isascii() and forum.user_agent.isprintable()):
+        raise r.fail("forum.user_agent", f"expected printable ASCII (an HTTP header carries nothing else), "
+                                         f"got {forum.user_agent!r}")
 
     spec = r.get(g, "ruleset", "game", (str,), expect="a preset name (m84, 004) or a path to a ruleset TOML")
     try:
@@ -319,14 +389,18 @@ def parse_game(text: str, path: Path) -> Game:
     directors = r.get(g, "directors", "game", (list,), required=False, default=[], expect="a list of usernames")
     for who, lst in (("players", players), ("directors", directors)):
         for i, p in enumerate(lst):
-            if not isinstance(p, str) or not p.strip():
+            if not isinstance(p, str) or not normalize_name(p):
                 raise r.fail(f"game.{who}[{i}]", f"expected a username, got {p!r}")
-        seen = {}
+        seen: dict[str, str] = {}
         for p in lst:
             k = normalize_name(p)
             if k in seen:
-                raise r.fail(f"game.{who}", f"{p!r} is listed twice")
+                same = "listed twice" if seen[k] == p else \
+                    f"the same name as {seen[k]!r} once width, case, spaces and invisible characters are set aside"
+                raise r.fail(f"game.{who}", f"{p!r} is {same}: posts and ballots could not tell them apart")
             seen[k] = p
+    players = [display_name(p) for p in players]
+    directors = [display_name(p) for p in directors]
     if not players:
         raise r.fail("game.players", "expected at least one player")
     roster = {normalize_name(p): p for p in players}
@@ -360,6 +434,17 @@ def parse_game(text: str, path: Path) -> Game:
     nums = [d.number for d in days]
     if len(set(nums)) != len(nums):
         raise r.fail("day.number", f"a day number is used twice: {nums}")
+    used: dict[int, str] = {}
+    for i, d in enumerate(raw_days):
+        for key in ("discussion_tid", "vote_tid", "progress_tid", "election_tid"):
+            t = d.get(key)
+            if t is None:
+                continue
+            here = f"day[{i}].{key}"
+            if t in used:
+                raise r.fail(here, f"thread {t} is also {used[t]}: one thread holds one role of one day "
+                                   "(its posts would count twice, or as the wrong thread's)")
+            used[t] = here
     days.sort(key=lambda d: d.number)
     bynum = {d.number: d for d in days}
 

@@ -8,7 +8,10 @@ rule it encodes; a game file may name a preset or a path to a TOML of the same s
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
+import types
+import typing
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -78,7 +81,7 @@ class AccelerationRules:
     no_lurking_penalty_when_accelerated: bool = True
     delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
     # How a progress-thread post is read (engine.acceleration.read_post): the words each stance rests on.
-    accelerate_keywords: tuple[str, ...] = ("加速",)
+    accelerate_keywords: tuple[str, ...] = ("加速", "加快进程", "提速")  # 004 玩家须知 8: 提议进程加速 … 执行加快进程
     delay_keywords: tuple[str, ...] = ("延时", "延迟", "延期", "延长")
     not_keyword_after: tuple[str, ...] = ("度", "器", "剂", "键")  # 加速度 is physics, not a request
     request_verbs: tuple[str, ...] = ("申请", "同意", "支持", "赞成", "赞同", "求", "要求", "请求", "希望", "想",
@@ -91,7 +94,8 @@ class AccelerationRules:
                                        "多少", "几个", "几人", "能不能", "可不可以")
     question_particles: tuple[str, ...] = ("吗", "么", "呢")  # only at the end of a clause
     third_party_words: tuple[str, ...] = ("他", "她", "有人", "别人", "楼上", "某人", "大家都")
-    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1")
+    second_words: tuple[str, ...] = ("+1", "加一", "附议", "同上", "同意", "赞成", "支持", "顶", "同求", "me too", "1",
+                                     "我也是", "我也要", "我也一样", "我也")
     # a reply like "+1" / "附议" under a request: "request" (it joins that request) | "ignored"
     seconding: str = "request"
 
@@ -266,14 +270,80 @@ def _build(cls: type, data: Any, where: str) -> Any:
             if not isinstance(value, list):
                 raise RulesetError(f"{where}.lurking: expected an array of tables ([[lurking]])")
             kw[name] = tuple(_build(LurkingRule, v, f"{where}.lurking[{i}]") for i, v in enumerate(value))
-        elif isinstance(value, list):
-            kw[name] = tuple(value)
         else:
-            kw[name] = value
+            kw[name] = _typed(value, _hints(cls)[name], f"{where}.{name}")
     try:
         return cls(**kw)
     except TypeError as e:
         raise RulesetError(f"{where}: {e}") from None
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _typed(value: Any, hint: Any, where: str) -> Any:
+    """`value` as the field's type says (a TOML array becomes a tuple), or a RulesetError naming
+    the field: a wrong type would otherwise surface as a crash in the middle of a count."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):  # `int | None`: TOML has no None, so the int
+        return _typed(value, next(a for a in args if a is not type(None)), where)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise RulesetError(f"{where}: expected a list, got {value!r}")
+        return tuple(_typed(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise RulesetError(f"{where}: expected a table, got {value!r}")
+        return {str(k): _typed(v, args[1], f"{where}.{k}") for k, v in value.items()}
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise RulesetError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int) or not -10**9 <= value <= 10**9:
+            raise RulesetError(f"{where}: expected a whole number, got {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or not -10**9 <= value <= 10**9:
+            raise RulesetError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise RulesetError(f"{where}: expected text, got {value!r}")
+        return value
+    return value
+
+
+def _check_more(rs: Ruleset, where: str) -> None:
+    """Words the engine acts on and numbers it divides or counts by: a typo is refused here,
+    not read as the default nor met as a crash in the middle of a count."""
+    choices = [
+        ("acceleration.threshold", [rs.acceleration.threshold], ("at_least_half", "more_than_half")),
+        ("vote.change_reference", list(rs.vote.change_reference), ("reply", "quote")),
+        ("cards.colors", list(rs.cards.colors), ("green", "blue", "yellow", "red")),
+        ("lurking.card", [lr.card for lr in rs.lurking], rs.cards.colors),
+        ("activity.count_in", list(rs.activity.count_in), ("discussion", "vote", "progress", "election")),
+    ]
+    for name, values, allowed in choices:
+        for v in values:
+            if v not in allowed:
+                raise RulesetError(f"{where}.{name}: {v!r} is not one of {', '.join(allowed)}")
+    counts = [("vote.max_changes", rs.vote.max_changes, 0), ("vote.lock_minutes", rs.vote.lock_minutes, 0),
+              ("cards.blue_per_yellow", rs.cards.blue_per_yellow, 1), ("cards.yellow_per_red", rs.cards.yellow_per_red, 1),
+              ("cards.camp_red_limit", rs.cards.camp_red_limit, 0), ("election.day", rs.election.day, 1),
+              ("acceleration.cutoff_hours_before_close", rs.acceleration.cutoff_hours_before_close, 0),
+              ("weights.default", rs.weights.default, 0)]
+    counts += [(f"lurking[{i}].days", lr.days, 1) for i, lr in enumerate(rs.lurking)]
+    counts += [(f"lurking[{i}].threshold", lr.threshold, 0) for i, lr in enumerate(rs.lurking)]
+    if rs.vote.proxy_vote_lock_minutes is not None:
+        counts.append(("vote.proxy_vote_lock_minutes", rs.vote.proxy_vote_lock_minutes, 0))
+    if rs.weights.priest is not None:
+        counts.append(("weights.priest", rs.weights.priest, 0))
+    for name, value, low in counts:
+        if value < low:
+            raise RulesetError(f"{where}.{name}: expected {low} or more, got {value!r}")
 
 
 def parse_ruleset(text: str, where: str) -> Ruleset:
@@ -304,6 +374,7 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
     for name, value in (("vote.proxy_change_request_minutes", rs.vote.proxy_change_request_minutes),):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10080):
             raise RulesetError(f"{where}: {name} = {value!r}; expected minutes (a whole number)")
+    _check_more(rs, where)
     return rs
 
 
@@ -318,4 +389,10 @@ def load_ruleset(spec: str, base: Path | None = None) -> Ruleset:
         path = base / path
     if not path.is_file():
         raise RulesetError(f"unknown ruleset {spec!r}: not a preset ({', '.join(PRESETS)}) nor a file")
-    return parse_ruleset(path.read_text("utf-8"), str(path))
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesetError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise RulesetError(f"{path}: cannot read: {e.strerror}") from None
+    return parse_ruleset(text, str(path))

@@ -1,9 +1,12 @@
 """The speech checker: Post → Flags, every flag a suggestion for the director's review.
 
-How a post is read (see normalize.py and lexicon.py):
-1. Fold (NFKC, case, traditional → simplified) and squeeze (fillers, stretched runs).
-2. One Aho-Corasick pass over the squeezed view finds every lexicon term, sound variant,
-   allow-list word and pattern anchor at once.
+How a post is read (see normalize.py, spellings.py and moderation/README.md):
+1. Fold (NFKC, case, traditional → simplified, confusables, invisible characters dropped) and
+   squeeze (fillers, stretched runs); the dense view skips any short run of non-letters inside
+   a term and doubled characters.
+2. One Aho-Corasick pass over the squeezed view finds every lexicon term, its spellings (pinyin,
+   initials, mixed, digits, homophones, look-alikes), allow-list words and pattern anchors at
+   once; a second pass over the dense view finds the terms written across separators.
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
 4. A category's regex patterns run only on the lines where one of its anchors was found (and a
@@ -11,7 +14,8 @@ How a post is read (see normalize.py and lexicon.py):
    pattern of a category has them, its anchors are looked for on those lines alone, by one
    regex, and a line is first tried against the union of the category's patterns);
    raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
-5. Spans go back through the views to the original text.
+5. Vetoes cover the hit's sentence; words inside a reporting quotation are not the poster's.
+6. Spans go back through the views to the original text.
 
 Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
 `_engine()`), about 0.25 s; jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
@@ -380,7 +384,8 @@ class Checker:
     def _dense_hits(self, v: Views, d: "normalize.Dense", found: list, out: "_Hits") -> None:
         """Terms found only in the dense view: across a separator or a doubling (傻，逼 /
         傻😂逼 / 傻傻逼逼). A skipped run holding sentence punctuation must leave the term
-        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not)."""
+        standing apart on one side at least (他太傻，逼得我 is two clauses, 出他，傻、逼 is not),
+        and a `word` (a possible piece of another word) may not span such a run or a digit."""
         eng = self.engine
         f_text = v.folded.text
         f_len = len(f_text)
@@ -396,6 +401,8 @@ class Checker:
             fs, fe = d.span_to_folded(start, end)
             if fe - fs == end - start:
                 continue  # nothing skipped inside: the squeezed scan has seen it
+            if not normalize.gaps_ok(f_text, fs, fe):
+                continue
             if allows:
                 lo = bisect.bisect_left(allow_starts, start - reach)
                 hi = bisect.bisect_left(allow_starts, end)
@@ -404,11 +411,15 @@ class Checker:
             letters = sum(c.isalpha() for c in f_text[fs:fe])
             if letters != end - start and letters < 2 * (end - start):
                 continue  # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼
-            if any(c in normalize.CLAUSE for c in f_text[fs:fe]):
-                apart_before = fs == 0 or not f_text[fs - 1].isalpha()
-                apart_after = fe >= f_len or not f_text[fe].isalpha()
+            skipped = f_text[fs:fe]
+            clause = any(c in normalize.CLAUSE for c in skipped)
+            if clause:
+                # standing apart = after or before punctuation, a space or the edge (not a digit: 8日，她)
+                apart_before = fs == 0 or not f_text[fs - 1].isalnum()
+                apart_after = fe >= f_len or not f_text[fe].isalnum()
                 if not (apart_before or apart_after):
                     continue
+            weak = clause or any(c.isdecimal() for c in skipped)
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
@@ -423,6 +434,8 @@ class Checker:
                     if end - start <= 2 and self.engine.segmenter.split_apart(d.text, start, end):
                         continue
                 elif kind == "word":
+                    if weak and self.engine.segmenter.has_everyday_char(d.text[start:end]):
+                        continue  # across a clause or a digit, a word with an everyday character is chance: 8日，她
                     if whole is None:
                         whole = self.engine.segmenter.is_word(d.text, start, end)
                     if not whole:

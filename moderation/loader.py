@@ -9,7 +9,10 @@ Each `<category>.toml` may hold (all optional; see moderation/README.md):
 - `latin`   Latin-letter terms (sb, cnm, fuck): fire only between non-letters.
 - `anchors` + `patterns`  regexes over the squeezed view, run only on lines holding an anchor;
             a pattern is a string or a table `{ re = "…", unless = "…" }` (`unless` is searched
-            on the same line and vetoes the hit).
+            in the same sentence and vetoes the hit).
+- `constructions`  slots of interchangeable words in order within a sentence
+            (`{ slots = [[…], […]], window = 8, any_order = false, unless = "…" }`), compiled
+            into patterns; their first slot's words become anchors (see `construction`).
 - `raw_prefilter` + `raw_patterns`  regexes over the folded view (spaces, digits and slashes
             intact: timestamps, QQ numbers, (2/3) counters), run on lines the prefilter finds.
 - `unless`  a regex that, found on a hit's line, vetoes every hit of the category there
@@ -30,10 +33,40 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
-from .spellings import latin_spellings, ordinary, sound_spellings
+from .spellings import latin_spellings, ordinary, reading, sound_spellings
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
+
+
+class LazyRegex:
+    """A regex compiled on its first search: the shipped lexicon has some 300 patterns, and
+    compiling them all was half of the checker's start-up, while a run uses a few (a line is
+    first tried against its category's union). `pattern` and `flags` need no compiling."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern = pattern
+        self.flags = flags | re.UNICODE
+        self._compiled: "re.Pattern[str] | None" = None
+
+    def compiled(self) -> "re.Pattern[str]":
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, *args):
+        return self.compiled().search(*args)
+
+    def finditer(self, *args):
+        return self.compiled().finditer(*args)
+
+    def match(self, *args):
+        return self.compiled().match(*args)
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern!r})"
 
 
 @dataclass(frozen=True)
@@ -87,11 +120,13 @@ class Lexicon:
             short = self.categories[cat].short_spellings
             """Every term's pinyin / initials / mixed / digit spellings (Latin-bounded) and
             its one-character homophones and look-alikes (whole words, never a dictionary word)."""
+            full = "".join(reading(t)) if ambiguous else ""
             got = [(key(v), "latin2" if len(v) <= 2 else "latin", cat, t)
-                   for v in sorted(latin_spellings(t, initials_ok=not ambiguous))
-                   if not (ambiguous and v.isascii() and len(t) < 3) and key(v) not in written
+                   for v in sorted(latin_spellings(t, initials_ok=short or not ambiguous))
+                   # a short word's short pinyin is often English or a name (rile, rita): not kept
+                   if not (ambiguous and v == full and len(v) < 5) and key(v) not in written
                    and (short or len(v) > 2)]
-            for v in sorted(sound_spellings(t, self.lookalike)):
+            for v in (sorted(sound_spellings(t, self.lookalike)) if short or len(t) >= 3 else ()):
                 k = key(v)
                 if k not in written and k not in allowed and k not in excepted and not ordinary(k, tokenizer):
                     got.append((k, "sound", cat, t))
@@ -115,20 +150,54 @@ class Lexicon:
         return list(dict.fromkeys(e for e in out if e[0]))
 
 
-def _compile(cat: str, item: object, where: str) -> Pattern:
+def _compile(cat: str, item: object, where: str, *, lazy: bool = False) -> Pattern:
+    """A pattern of the lexicon; `lazy` (the shipped lexicon, whose regexes the tests compile)
+    leaves compiling to the first search, otherwise a bad regex is reported here."""
     if isinstance(item, str):
         src, unless = item, None
     elif isinstance(item, dict) and "re" in item:
         src, unless = item["re"], item.get("unless")
     else:
         raise ValueError(f"{where}: a pattern is a string or a table with `re`")
+    if lazy:
+        return Pattern(cat, LazyRegex(src, re.M), LazyRegex(unless, re.M) if unless else None, src)  # type: ignore[arg-type]
     try:
         return Pattern(cat, re.compile(src, re.M), re.compile(unless, re.M) if unless else None, src)
     except re.error as e:
         raise ValueError(f"{where}: bad regex {src!r}: {e}") from None
 
 
-def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
+CLAUSE_GAP = r"[^。.!?;！？；\n]"  # what may stand between two slots: anything but a sentence's end
+
+
+def construction(item: dict, where: str) -> tuple[dict, list[str]]:
+    """A construction (`constructions` in a category file) as a pattern and its anchors.
+
+    A construction is a few slots, each a list of interchangeable words, that must appear in
+    order within one sentence, at most `window` characters apart (`any_order = true`: two slots,
+    either order). 导演 + 跟我/私下 + 说/透露 catches 导演私下跟我透露过 and every other wording of
+    the same three parts, where a sentence pattern catches only the sentences written down.
+    Its anchors are the first slot's words (both slots' words where the order is free)."""
+    slots = item.get("slots")
+    if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, list) and s for s in slots):
+        raise ValueError(f"{where}: a construction needs `slots`, two lists of words or more")
+    window = int(item.get("window", 8))
+    alts = ["(?:" + "|".join(re.escape(w) for w in sorted(s, key=len, reverse=True)) + ")" for s in slots]
+    gap = f"{CLAUSE_GAP}{{0,{window}}}?"
+    source = gap.join(alts)
+    anchors = list(slots[0])
+    if item.get("any_order"):
+        if len(slots) != 2:
+            raise ValueError(f"{where}: `any_order` takes two slots")
+        source = f"{source}|{alts[1]}{gap}{alts[0]}"
+        anchors += list(slots[1])
+    out = {"re": source}
+    if item.get("unless"):
+        out["unless"] = item["unless"]
+    return out, anchors
+
+
+def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> CategoryLexicon:
     lx = CategoryLexicon(cat)
     lx.terms = list(data.get("terms", []))
     lx.words = list(data.get("words", []))
@@ -139,7 +208,11 @@ def parse_category(cat: str, data: dict, where: str) -> CategoryLexicon:
             lx.sounds.append((s["term"], tuple(s.get("except", ()))))
     lx.latin = [t.lower() for t in data.get("latin", [])]
     lx.anchors = list(data.get("anchors", []))
-    lx.patterns = [_compile(cat, p, where) for p in data.get("patterns", [])]
+    lx.patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("patterns", [])]
+    for item in data.get("constructions", []):
+        pat, anchors = construction(item, where)
+        lx.patterns.append(_compile(cat, pat, where, lazy=lazy))
+        lx.anchors += [a for a in anchors if a not in lx.anchors]
     lx.raw_prefilter = data.get("raw_prefilter", "")
     lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
     if lx.patterns and not lx.anchors:
@@ -181,5 +254,5 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
         if stem in _SPECIAL:
             continue
         cat = data.get("category", stem)
-        categories[cat] = parse_category(cat, data, name)
+        categories[cat] = parse_category(cat, data, name, lazy=directory is None)
     return Lexicon(categories, allow, lookalike)

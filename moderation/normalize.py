@@ -297,49 +297,77 @@ def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fff])\1+")
 
 
-class Dense(NamedTuple):
-    """The folded view with every run of at most GAP non-letters between two letters removed
-    (any punctuation, space, symbol, emoji, bracket; digits only next to a hanzi: 2b and mp3
-    keep theirs) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms are matched
-    here too, so that a separator or a doubling inside a term does not hide it; patterns never
-    read it (it joins clauses)."""
+class Dense:
+    """The folded view with every non-letter removed but newlines (any punctuation, space,
+    symbol, emoji, bracket, digit) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms
+    are matched here too, so that a separator or a doubling inside a term does not hide it;
+    patterns never read it (it joins clauses). Which removed runs a hit may span (at most GAP
+    characters; digits only between two hanzi, so 2b, mp3 and n280 keep theirs) is decided per
+    hit by `gaps_ok`.
 
-    text: str
-    gaps: Squeezed
-    doubles: Squeezed
+    The text is two substitutions in C; the map back to the folded view is worked out per line,
+    only for the lines where a term is found here (lines are the same in both views)."""
+
+    __slots__ = ("folded", "text", "_dbreaks", "_fbreaks", "_maps")
+
+    def __init__(self, folded: str):
+        gap_re, double_re = _dense_regexes()
+        self.folded = folded
+        self.text = double_re.sub(r"\1", gap_re.sub("", folded))
+        self._dbreaks: list[int] | None = None
+        self._fbreaks: list[int] | None = None
+        self._maps: dict[int, tuple[int, int, Squeezed, Squeezed]] = {}
 
     @property
     def changed(self) -> bool:
-        return bool(self.gaps.at or self.doubles.at)
+        return len(self.text) != len(self.folded)
+
+    def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
+        """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
+        if self._dbreaks is None:
+            self._dbreaks = [m.start() for m in re.finditer("\n", self.text)]
+            self._fbreaks = [m.start() for m in re.finditer("\n", self.folded)]
+        k = bisect.bisect_left(self._dbreaks, i)
+        got = self._maps.get(k)
+        if got is None:
+            fb = self._fbreaks
+            fs = fb[k - 1] + 1 if k > 0 else 0
+            fe = fb[k] if k < len(fb) else len(self.folded)
+            ds = self._dbreaks[k - 1] + 1 if k > 0 else 0
+            gap_re, double_re = _dense_regexes()
+            line = self.folded[fs:fe]
+            gaps = _cut(line, [(m.start(), m.end(), "") for m in gap_re.finditer(line)])
+            doubles = _cut(gaps.text, [(m.start() + 1, m.end(), "") for m in double_re.finditer(gaps.text)])
+            got = self._maps[k] = (ds, fs, gaps, doubles)
+        return got
 
     def to_folded(self, i: int) -> int:
-        return self.gaps.to_source(self.doubles.to_source(i))
+        ds, fs, gaps, doubles = self._line(i)
+        return fs + gaps.to_source(doubles.to_source(i - ds))
 
     def span_to_folded(self, start: int, end: int) -> tuple[int, int]:
-        """A dense span as a folded span: its last character's whole run of doubles kept."""
-        fs = self.gaps.to_source(self.doubles.to_source(start))
-        ie = self.doubles.to_source(end) if end < len(self.text) else self.doubles.source_length
-        return fs, self.gaps.to_source(ie - 1) + 1
+        """A dense span (within a line) as a folded span: its last character's run of doubles kept."""
+        ds, fs, gaps, doubles = self._line(start)
+        s, e = start - ds, end - ds
+        ie = doubles.to_source(e) if e < len(doubles.text) else doubles.source_length
+        return fs + gaps.to_source(doubles.to_source(s)), fs + gaps.to_source(ie - 1) + 1
+
+
+def gaps_ok(folded: str, start: int, end: int) -> bool:
+    """Whether every run of non-letters inside folded[start:end] may be skipped: at most GAP
+    characters, and digits only between two hanzi (2b, mp3, n280 are words of their own)."""
+    gap_re, _ = _dense_regexes()
+    for m in gap_re.finditer(folded, start, end):
+        s, e = m.span()
+        if e - s > GAP:
+            return False
+        if any(c.isdecimal() for c in m.group()) and (folded[s - 1] < "\u2e80" or folded[e] < "\u2e80"):
+            return False
+    return True
 
 
 def dense(folded: str) -> Dense:
-    gap_re, double_re = _dense_regexes()
-    n = len(folded)
-    cuts = []
-    for m in gap_re.finditer(folded):
-        s, e = m.span()
-        if e - s > GAP or s == 0 or e == n:
-            continue
-        a, b = folded[s - 1], folded[e]
-        if not (a.isalpha() and b.isalpha()):
-            continue
-        if a < "\u2e80" and b < "\u2e80" and any(c.isdecimal() for c in m.group()):
-            continue  # digits between Latin letters are part of the word (2b, mp3)
-        cuts.append((s, e, ""))
-    gaps = _cut(folded, cuts)
-    t = gaps.text
-    doubles = _cut(t, [(m.start() + 1, m.end(), "") for m in double_re.finditer(t)])
-    return Dense(doubles.text, gaps, doubles)
+    return Dense(folded)
 
 
 def _cut(text: str, cuts: list[tuple[int, int, str]]) -> Squeezed:

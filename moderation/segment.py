@@ -84,6 +84,14 @@ class Segmenter:
             cuts.add(pos)
         return frozenset(cuts)
 
+    EVERYDAY = 50000  # jieba frequency of a character that is a common word on its own (日, 我, 她)
+
+    def has_everyday_char(self, word: str) -> bool:
+        """Whether a character of `word` is an everyday word on its own (日 78,695, 她, 我),
+        as opposed to 废 (2,641), 逼 (3,617) or 尼 (2,819)."""
+        freq = self.tokenizer().FREQ
+        return any(freq.get(c, 0) >= self.EVERYDAY for c in word)
+
     def split_apart(self, text: str, start: int, end: int) -> bool:
         """Whether jieba cuts through both ends of text[start:end]: a piece of two words
         (输入|你的 holds 入你), not a word of its own."""

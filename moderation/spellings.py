@@ -31,6 +31,8 @@ DIGITS = {"yi": "1", "er": "2", "san": "3", "si": "4", "wu": "5", "liu": "6", "q
           "jiu": "9", "ling": "0"}
 UNITS = "gkmtpdsxhwlv"  # 4g, 3d, 2k, 5s: units and models, not spellings
 MAX_MIXED_CHARS = 4
+# the commonest function characters: beside one letter they spell nothing (n个, t的, w是)
+FUNCTION_CHARS = frozenset("的了是在个你我他她它们不就也吗吧呢啊好大小一有这那么和与都还要会能说看到")
 MAX_PINYIN_CHARS = 6
 
 
@@ -83,6 +85,9 @@ def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
                 continue  # the term itself; all-Latin spellings are the full pinyin and initials
             if all(ch.isdigit() or "\u3400" <= ch for ch in s):
                 continue  # digits and hanzi only (2二): too short a hint
+            kept = [ch for ch in s if "\u3400" <= ch]
+            if kept and all(ch in FUNCTION_CHARS for ch in kept) and sum(ch.isascii() for ch in s) <= 1:
+                continue  # n个, n的: a letter beside a function character is no spelling
             out.add(s)
     elif len(term) > MAX_MIXED_CHARS:
         for i in range(len(term)):
@@ -98,28 +103,32 @@ def sound_spellings(term: str, lookalike: dict[str, str]) -> set[str]:
     by_first = _by_first_reading()
     out: set[str] = set()
     for i, c in enumerate(term):
-        alts = set(by_first.get(py[i], ())) | set(lookalike.get(c, ""))
+        # look-alikes (形近) only in terms of three characters or more: 吊你 is ordinary, 屌你 is not
+        alts = set(by_first.get(py[i], ())) | (set(lookalike.get(c, "")) if len(term) >= 3 else set())
         alts.discard(c)
         out |= {term[:i] + a + term[i + 1:] for a in alts}
     return out
 
 
-ORDINARY_FREQ = 5000  # jieba frequency of a word common enough that two side by side are ordinary text
+ORDINARY_FREQ = 30000  # geometric mean of jieba frequencies above which a run of words is ordinary text
 
 
 def ordinary(spelling: str, tokenizer) -> bool:
-    """Whether a homophone spelling is ordinary text: one word of jieba's dictionary, or a
-    run of common ones (国在 for 锅在, 我敢 for 我干, 即把 for 鸡巴), each at least
-    ORDINARY_FREQ. 傻笔 (傻 2114, 笔 3249) and 泥马 (泥 4354) stay spellings of an insult."""
+    """Whether a homophone spelling is ordinary text: a word of jieba's dictionary, or a run of
+    words whose frequencies' geometric mean reaches ORDINARY_FREQ (国在 for 锅在 148k, 见人 for
+    贱人 136k, 我敢 for 我干 51k). 鬼儿子 (7k), 甚经病 (14k), 傻笔 (2.6k) stay spellings of insults."""
+    import math
+
     freq = tokenizer.FREQ
     if freq.get(spelling, 0) > 0:
         return True
     toks = list(tokenizer.cut(spelling, HMM=False))
     if len(toks) < 2:
         return False
-    fs = sorted(freq.get(t, 0) for t in toks)
-    # common words side by side, or a very common word (你, 的, 是) beside ordinary ones (吊你, 码的)
-    return fs[0] >= ORDINARY_FREQ or (fs[-1] >= 100 * ORDINARY_FREQ // 5 and fs[0] >= ORDINARY_FREQ // 5)
+    fs = [freq.get(t, 0) for t in toks]
+    mean = math.exp(sum(math.log(max(1, f)) for f in fs) / len(fs))
+    # or an everyday word (你, 的, 把: 50,000 and more) beside a word of its own (吊你, 码的, 鸡把)
+    return mean >= ORDINARY_FREQ or (len(fs) == 2 and max(fs) >= 50000 and min(fs) >= 1000)
 
 
 def dictionary_words() -> frozenset[str]:

@@ -28,6 +28,11 @@ _EXACT_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}
 _PID_IN_URL = re.compile(r"[?&;]pid=(\d+)")
 _UID_IN_URL = re.compile(r"uid=(\d+)")
 _EDIT = re.compile(r"本帖最后由\s*(.+?)\s*于\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{2}(?::\d{2})?)\s*编辑")
+# Every number read from a page is checked against these: a forum (or a page in between) that
+# claims 10^9 pages or a floor beyond 64 bits would otherwise exhaust memory or the store.
+MAX_ID = 2**63 - 1  # pid, tid, uid, fid: what SQLite holds
+MAX_FLOOR = 1_000_000  # floors of one thread; Discuz threads of a game have a few thousand
+MAX_PAGES = 100_000  # pages of one thread at any page size
 _BLOCK = {"div", "p", "li", "tr", "table", "blockquote", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "hr"}
 
 
@@ -96,7 +101,7 @@ def _quote_of(node: Node) -> Quote:
     for a in node.css("a"):
         m = _PID_IN_URL.search(_attr(a, "href").replace("&amp;", "&"))
         if m:
-            pid = int(m.group(1))
+            pid = _int(m.group(1))
             t = a.text().strip()
             am = re.match(r"(.+?)\s+发表于", t)
             author = am.group(1).strip() if am else (t or None)
@@ -118,7 +123,7 @@ def _reply_header(node: Node) -> ReplyRef | None:
         return None
     i = node.css_first("i")
     name = i.text().strip() if i else re.sub(r"^回复\s*\d+\s*#\s*", "", t).strip()
-    return ReplyRef(pid=int(m.group(1)) if m else None, floor=int(fm.group(1)) if fm else None, author=name or None)
+    return ReplyRef(pid=_int(m.group(1)) if m else None, floor=_int(fm.group(1)) if fm else None, author=name or None)
 
 
 def _is_mention(href: str, node: Node) -> bool:
@@ -131,16 +136,57 @@ def _is_smilie(img: Node) -> bool:
     return "smilieid" in img.attributes or "/smiley/" in src or "static/image/smiley" in src
 
 
-def _walk(node: Node, out: _Message, top: bool) -> None:
-    child = node.child
-    first_content = top
-    while child is not None:
+def _open(child: Node, out: _Message) -> None:
+    """What an element that holds more markup adds before its content: colours, sizes, links."""
+    tag, attrs = child.tag, child.attributes
+    if tag == "font":
+        color, size = (attrs.get("color") or "").strip(), (attrs.get("size") or "").strip()
+        if color:
+            out.colors.append(color)
+        if size:
+            out.sizes.append(size)
+    style = (attrs.get("style") or "").strip()
+    if style:
+        c = _style_value(style, "color")
+        if c:
+            out.colors.append(c)
+        s = _style_value(style, "font-size")
+        if s:
+            out.sizes.append(s)
+    href = (attrs.get("href") or "").strip() if tag == "a" else ""
+    if href and not _is_mention(href, child):
+        out.links.append(htmllib.unescape(href))
+    if tag in _BLOCK:
+        out.newline()
+
+
+def _walk(node: Node, out: _Message) -> None:
+    """The message tree in document order, with an explicit stack: a post of a thousand nested
+    tags (any player can write one within Discuz's post length) is read like any other, never a
+    RecursionError that would stop every scan of the game. A frame is [the next node of its
+    level, whether no content came yet at the top level (where a reply header may open)]."""
+    stack: list[list[Any]] = [[node.child, True]]
+    while stack:
+        frame = stack[-1]
+        child = frame[0]
+        if child is None:
+            stack.pop()
+            if stack:  # the element whose content just ended
+                outer = stack[-1]
+                element = outer[0]
+                if element.tag in _BLOCK:
+                    out.newline()
+                if outer[1] and element.text().strip():
+                    outer[1] = False
+                outer[0] = element.next
+            continue
         tag = child.tag
+        first_content = frame[1]
         if tag == "-text":
             s = child.text(deep=False)
             out.add(s)
             if first_content and s.strip():
-                first_content = False
+                frame[1] = False
         elif tag == "br":
             out.newline()
         elif tag in ("script", "style", "-comment"):
@@ -166,38 +212,15 @@ def _walk(node: Node, out: _Message, top: bool) -> None:
         elif tag == "ignore_js_op" or (tag == "span" and "attach" in _attr(child, "id")):
             out.attachments += 1
         else:
-            attrs = child.attributes
-            if tag == "font":
-                color, size = (attrs.get("color") or "").strip(), (attrs.get("size") or "").strip()
-                if color:
-                    out.colors.append(color)
-                if size:
-                    out.sizes.append(size)
-            style = (attrs.get("style") or "").strip()
-            if style:
-                c = _style_value(style, "color")
-                if c:
-                    out.colors.append(c)
-                s = _style_value(style, "font-size")
-                if s:
-                    out.sizes.append(s)
-            href = (attrs.get("href") or "").strip() if tag == "a" else ""
-            if href and not _is_mention(href, child):
-                out.links.append(htmllib.unescape(href))
-            block = tag in _BLOCK
-            if block:
-                out.newline()
-            _walk(child, out, top=False)
-            if block:
-                out.newline()
-            if first_content and child.text().strip():
-                first_content = False
-        child = child.next
+            _open(child, out)
+            stack.append([child.child, False])  # its content; the frame resumes after it
+            continue
+        frame[0] = child.next
 
 
 def parse_message(fragment: Node) -> _Message:
     out = _Message()
-    _walk(fragment, out, top=True)
+    _walk(fragment, out)
     return out
 
 
@@ -414,7 +437,7 @@ class _PageNodes:
                         nested_blocks = nested_blocks or _within(n, prev)
                         self.per_block[-1] = _reread(prev, found, start, run_start)
                     self.blocks.append(n)
-                    cur = _BlockNodes(int(nid.strip()[5:]))
+                    cur = _BlockNodes(_block_pid(n))
                     self.per_block.append(cur)
                     cur.take(n, tag, nid, False)
                     start = i
@@ -426,12 +449,12 @@ class _PageNodes:
         if cur is not None:
             self.per_block[-1] = _reread(self.blocks[-1], found, start, total)
         if nested_blocks:
-            self.per_block = [_BlockNodes.of_block(b, int(_attr(b, "id")[5:])) for b in self.blocks]
+            self.per_block = [_BlockNodes.of_block(b, _block_pid(b)) for b in self.blocks]
 
 
 def _reread(block: Node, found: list[Node], start: int, end: int) -> _BlockNodes:
     """A block's record from the page query's nodes `found[start:end]` that lie inside it."""
-    out = _BlockNodes(int(_attr(block, "id")[5:]))
+    out = _BlockNodes(_block_pid(block))
     out.take(block, block.tag, block.id, False)
     for n, k in _runs(found[start:end]):
         if not _within(n, block):
@@ -492,10 +515,55 @@ def _bare_name(node: Node) -> str:
 
 
 def _int(s: str | None) -> int | None:
+    """A number as a page writes it, or None: not a number, or beyond what any id can be."""
+    if s is None:
+        return None
+    s = s.strip()
+    if len(s) > 20:
+        return None
     try:
-        return int(s) if s is not None else None
+        v = int(s)
     except ValueError:
         return None
+    return v if -MAX_ID - 1 <= v <= MAX_ID else None
+
+
+def _block_pid(block: Node) -> int:
+    """The pid of a `post_N` block; 0 when N is no pid (refused when the post is read)."""
+    return _int(_attr(block, "id")[5:]) or 0
+
+
+def _checked(value: int | None, what: str, name: str, high: int) -> int:
+    """A number the scan relies on: a page claiming more is refused, not believed."""
+    if value is None or not 0 < value <= high:
+        raise PageFormatError(f"{what}: {name} {value if value is not None else '(not a number)'} is "
+                              f"{'beyond' if value is not None and value > high else 'not'} a possible {name} "
+                              f"(1 to {high:,}): the page is broken or hostile")
+    return value
+
+
+# A page larger than this is read a post block at a time: lexbor's tree of a whole Discuz page
+# takes about twelve times the page (a 23 MB page of 5,000 floors took 446 MB), one block's
+# tree next to nothing. Smaller pages are read whole, as they always were.
+CHUNKED_FROM = 2 * 2**20  # characters
+_BLOCK_START = re.compile(r'<div id="post_\d+"')
+
+
+def _block_pieces(html: str) -> list[tuple[int, int]] | None:
+    """Where each post block of a large page begins and the next begins; None for a small page."""
+    if len(html) < CHUNKED_FROM:
+        return None
+    starts = [m.start() for m in _BLOCK_START.finditer(html)]
+    if len(starts) < 2:
+        return None
+    return list(zip(starts, starts[1:] + [len(html)]))
+
+
+def _blocks_one_by_one(html: str, pieces: list[tuple[int, int]]) -> Iterable[tuple[Node, _BlockNodes]]:
+    """Each piece parsed on its own; its tree is dropped once its posts are read."""
+    for a, b in pieces:
+        found = _PageNodes(HTMLParser(html[a:b]))
+        yield from zip(found.blocks, found.per_block)
 
 
 def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo | None = None, tid_hint: int | None = None,
@@ -505,30 +573,35 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo |
     `tz`: the zone the page shows times in (the viewer's own 时区). `edit_tz`: the zone of the
     本帖最后由 … 编辑 markers, written into the post once in the editor's zone (Discuz's
     `dgmdate(TIMESTAMP)` at edit time) and shown alike to every viewer; default `tz`."""
-    doc = HTMLParser(html)
-    found = _PageNodes(doc)
-    blocks = found.blocks
-    if not blocks:
-        notice = notice_of_html(doc)
-        if notice:
-            raise_for_notice(notice, what)
-        if doc.css_first("form[name=login]") is not None or "loginsubmit" in html:
-            raise LoginRequired(f"{what}: the forum answered its login page instead of the thread; "
-                                "set [forum.login] in the game file")
-        raise PageFormatError(f"{what}: no posts found: not a Discuz thread page, or the page is cut short")
+    pieces = _block_pieces(html)
+    if pieces is not None:
+        found = _PageNodes(HTMLParser(html[:pieces[0][0]]))  # the subject, the pager, the counters
+        blocks: Iterable[tuple[Node, _BlockNodes]] = _blocks_one_by_one(html, pieces)
+    else:
+        doc = HTMLParser(html)
+        found = _PageNodes(doc)
+        if not found.blocks:
+            notice = notice_of_html(doc)
+            if notice:
+                raise_for_notice(notice, what)
+            if doc.css_first("form[name=login]") is not None or "loginsubmit" in html:
+                raise LoginRequired(f"{what}: the forum answered its login page instead of the thread; "
+                                    "set [forum.login] in the game file")
+            raise PageFormatError(f"{what}: no posts found: not a Discuz thread page, or the page is cut short")
+        blocks = zip(found.blocks, found.per_block)
     tail = html[-4000:]
     if "</html>" not in tail and "</html>" not in tail.lower():  # lower() only for odd pages
         raise PageFormatError(f"{what}: the page is cut short (no closing </html>)")
 
     m = re.search(r"var fid = parseInt\('(\d+)'\), tid = parseInt\('(\d+)'\)", html)
-    fid = int(m.group(1)) if m else None
-    tid = int(m.group(2)) if m else tid_hint
+    fid = _int(m.group(1)) if m else None
+    tid = _checked(_int(m.group(2)), what, "thread id", MAX_ID) if m else tid_hint
     if tid is None:
         m2 = re.search(r"[?&;]tid=(\d+)", html)
-        tid = int(m2.group(1)) if m2 else 0
+        tid = (_int(m2.group(1)) or 0) if m2 else 0
     if fid is None:
         m3 = re.search(r"forumdisplay&(?:amp;)?fid=(\d+)", html)
-        fid = int(m3.group(1)) if m3 else None
+        fid = _int(m3.group(1)) if m3 else None
     subj = found.subject
     subject = subj.text().strip() if subj else ""
     page, last = 1, 1
@@ -537,22 +610,23 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo |
         cur = _first(pg, "strong")
         page = _int(cur.text().strip()) if cur else 1
         tm = re.search(r"共\s*(\d+)\s*页", pg.html or "")
-        nums = [int(a.text().strip().lstrip(". ")) for a in pg.traverse() if a.tag == "a" and re.fullmatch(r"[. ]*\d+", a.text().strip())]
-        last = int(tm.group(1)) if tm else max([page or 1, *nums])
-        page = page or 1
+        nums = [_int(a.text().strip().lstrip(". ")) for a in pg.traverse() if a.tag == "a" and re.fullmatch(r"[. ]*\d+", a.text().strip())]
+        last = _int(tm.group(1)) if tm else max([page or 1, *(n if n is not None else MAX_PAGES + 1 for n in nums)])
+        page = _checked(page or 1, what, "page number", MAX_PAGES)
+        last = _checked(last, what, "page count", MAX_PAGES)
     replies = None
     for sp in found.counters:
         replies = _int(sp.text().strip())
     posts: list[Post] = []
     prev_floor = None
-    for b, nodes in zip(blocks, found.per_block):
-        pid = int(_attr(b, "id")[5:])
+    for b, nodes in blocks:
+        pid = _checked(_block_pid(b), what, "post id", MAX_ID)
         nodes.complete(b)
         a = nodes.author_link or nodes.authi_link
         if a is not None:
             author = a.text().strip()
             um = _UID_IN_URL.search(_attr(a, "href"))
-            uid = int(um.group(1)) if um else None
+            uid = _int(um.group(1)) if um else None
         else:  # 匿名, a guest or a deleted user: the name stands bare in the card, an <em> after it
             au = nodes.authi
             author = _bare_name(au) if au else ""
@@ -586,6 +660,7 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo |
             parts.attachments += nodes.attachments
         if floor is None:
             raise PageFormatError(f"{what}: post {pid} has no floor number")
+        _checked(floor, what, "floor", MAX_FLOOR)
         first = floor == 1
         posts.append(_post_from_parts(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
                                       precision=precision, message_html=(msg.html if msg is not None else (locked.html if locked is not None else "")) or "",
@@ -623,7 +698,7 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
     th = th if isinstance(th, dict) else {}
     tid = _int(str(th.get("tid"))) or 0
     ppp = _int(str(var.get("ppp"))) or 10
-    ppp = ppp if ppp > 0 else 10
+    ppp = ppp if 0 < ppp <= MAX_FLOOR else 10
     replies = _int(str(th.get("replies")))
     maxpos = _int(str(th.get("maxposition")))
     posts: list[Post] = []
@@ -631,10 +706,14 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
         if not isinstance(p, dict):
             raise PageFormatError(f"{what}: a post that is not an object")
         try:
-            pid = int(p["pid"])
-            floor = int(p.get("position") or p.get("number"))
-        except (KeyError, TypeError, ValueError, OverflowError):
+            pid = _int(str(p["pid"]))
+            floor = _int(str(p.get("position") or p.get("number")))
+        except KeyError:
             raise PageFormatError(f"{what}: a post without pid or position") from None
+        if pid is None or floor is None:
+            raise PageFormatError(f"{what}: a post without pid or position")
+        _checked(pid, what, "post id", MAX_ID)
+        _checked(floor, what, "floor", MAX_FLOOR)
         raw = str(p.get("message") or "")
         status = _int(str(p.get("status"))) or 0
         hidden = bool(status & 1) or any(w in raw for w in _HIDDEN)
@@ -659,6 +738,7 @@ def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: st
     page_count = max(1, -(-((replies or 0) + 1) // ppp)) if replies is not None else 1
     if maxpos:
         page_count = max(page_count, -(-maxpos // ppp))
+    _checked(page_count, what, "page count", MAX_PAGES)
     page = 1
     if posts:
         page = (posts[0].floor - 1) // ppp + 1
@@ -674,7 +754,9 @@ def parse_forum_threads(html: str) -> list[tuple[int, str]]:
     for a in doc.css("a.xst"):
         m = re.search(r"tid=(\d+)", _attr(a, "href"))
         if m:
-            out.append((int(m.group(1)), a.text().strip()))
+            tid = _int(m.group(1))
+            if tid is not None and tid > 0:
+                out.append((tid, a.text().strip()))
     return out
 
 

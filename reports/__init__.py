@@ -13,34 +13,47 @@ from .jsonout import render_json
 __all__ = ["render_bbcode", "render_html", "render_json", "write_reports"]
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write beside the target, then rename: a reader (or `watch`) never sees half a file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def _write_temp(folder: Path, name: str, text: str) -> Path:
+    """The text in a new hidden file beside its target, flushed to disk."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
 
 
 def write_reports(analysis: Mapping[str, Any], out_dir: Path) -> dict[str, Path]:
-    """Write dayN.bbcode.txt, dayN.html and dayN.json into out_dir; returns them by kind."""
+    """Write dayN.bbcode.txt, dayN.html and dayN.json into out_dir; returns them by kind.
+
+    All three are written under temporary names first and renamed only when every one is
+    whole: a full disk or a folder that refuses leaves the previous set as it was, never a new
+    announcement beside an old review page."""
     day = analysis.get("day")
     if isinstance(day, bool) or not isinstance(day, int):
         raise ValueError(f"analysis['day'] must be an integer, not {day!r}")
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     # Render everything first, so a rendering error leaves the previous files untouched.
     texts = {"bbcode": render_bbcode(analysis), "html": render_html(analysis), "json": render_json(analysis)}
     names = {"bbcode": f"day{day}.bbcode.txt", "html": f"day{day}.html", "json": f"day{day}.json"}
-    paths = {}
-    for kind, text in texts.items():
-        path = out_dir / names[kind]
-        _write_atomic(path, text)
-        paths[kind] = path
-    return paths
+    written: list[tuple[Path, Path]] = []
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for kind, text in texts.items():
+            written.append((_write_temp(out_dir, names[kind], text), out_dir / names[kind]))
+        for tmp, path in written:
+            os.replace(tmp, path)
+    except OSError as e:
+        for tmp, _ in written:
+            tmp.unlink(missing_ok=True)
+        raise OSError(e.errno, e.strerror, str(out_dir)) from None  # the folder, not a temporary name
+    except BaseException:
+        for tmp, _ in written:
+            tmp.unlink(missing_ok=True)
+        raise
+    return {kind: out_dir / names[kind] for kind in texts}

@@ -23,6 +23,8 @@ import httpx
 from gamedef.errors import ForumError, LoginFailed
 
 from . import login as login_steps
+from .scrub import scrub
+from .body import ACCEPT_ENCODING, DEFAULT_MAX_BODY, BadEncoding, BodyTooLarge, read_limited
 from .charset import decode, detect_charset, normalize_charset
 from .cookies import load_cookies, save_cookies
 from .ratelimit import RateLimiter
@@ -86,7 +88,8 @@ class ForumClient:
                  user_agent: str | None = None,
                  transport: httpx.AsyncBaseTransport | None = None,
                  cookie_file: str | Path | None = None,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 max_body: int = DEFAULT_MAX_BODY, deadline: float | None = None) -> None:
         if connections < 1:
             raise ValueError(f"connections must be at least 1, not {connections!r}")
         if retries < 0:
@@ -96,6 +99,12 @@ class ForumClient:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
         self.charset = "auto" if charset == "auto" else normalize_charset(charset)
         self.retries = retries
+        # `timeout` bounds each read; a forum sending a byte every few seconds never trips it, so
+        # a request also has a deadline: the time its attempts may spend waiting for the forum,
+        # all retries together (the pauses between them and a 429's Retry-After do not count)
+        self.deadline = deadline if deadline is not None else max(60.0, 3 * timeout)
+        self.max_body = max_body
+        self._pending: dict[int, tuple[str, float]] = {}  # requests in flight: what and since when
         self.cookie_file = Path(cookie_file) if cookie_file is not None else None
         self._sleep = sleep
         self._limiter = RateLimiter(rate, sleep=sleep)
@@ -109,7 +118,7 @@ class ForumClient:
         self._refused: str | None = None
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
-            headers={"User-Agent": user_agent or USER_AGENT},
+            headers={"User-Agent": user_agent or USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
             timeout=httpx.Timeout(timeout),
             limits=httpx.Limits(max_connections=connections,
                                 max_keepalive_connections=connections),
@@ -146,6 +155,20 @@ class ForumClient:
     def stats(self) -> dict:
         """Requests sent (every attempt), retries, body bytes, and counts per status and error."""
         return {**self._stats, "statuses": dict(self._statuses), "errors": dict(self._errors)}
+
+    def scrubbed(self, content: bytes) -> bytes:
+        """An answer's body as it may be stored: without this session's values (its cookies, the
+        formhash, the session id in captcha ids), which the page as read still has."""
+        names = ("sid", "auth", "saltkey")
+        values = [c.value for c in self._http.cookies.jar
+                  if c.value and c.value != "deleted" and c.name.rsplit("_", 1)[-1] in names]
+        return scrub(content, values)
+
+    @property
+    def waiting(self) -> list[tuple[str, float]]:
+        """The requests in flight now, each as (its URL without secrets, seconds since it left)."""
+        now = time.monotonic()
+        return [(u, now - t) for u, t in sorted(self._pending.values(), key=lambda x: x[1])]
 
     @property
     def logged_in(self) -> bool:
@@ -244,8 +267,13 @@ class ForumClient:
                        headers: dict[str, str] | None = None) -> Fetched:
         url: httpx.URL | str = path
         what = ""
+        spent = 0.0  # seconds the attempts so far spent waiting for the forum
+        tries = 0
         for attempt in range(self.retries + 1):
             wait: float | None = None
+            if spent >= self.deadline:
+                break
+            tries += 1
             try:
                 async with self._in_flight:
                     await self._limiter.acquire()
@@ -256,9 +284,31 @@ class ForumClient:
                     url = request.url
                     self._stats["requests"] += 1
                     started = time.monotonic()
-                    resp = await self._http.send(request)
+                    key = id(request)
+                    self._pending[key] = (f"{method} {safe_url(url)}", started)
+                    try:
+                        async with asyncio.timeout(self.deadline - spent):
+                            resp = await self._http.send(request, stream=True)
+                            try:
+                                body = await self._body(resp)
+                            finally:
+                                await resp.aclose()
+                    finally:
+                        self._pending.pop(key, None)
+                        spent += time.monotonic() - started
                     elapsed = time.monotonic() - started
-                    self._check_length(resp)
+                    self._check_length(resp, body)
+            except TimeoutError:
+                self._errors["Deadline"] += 1
+                what = f"no whole answer within {self.deadline:g} s (the forum sends too slowly or hangs)"
+            except BodyTooLarge:
+                self._errors["TooLarge"] += 1
+                raise ForumError(f"{method} {safe_url(url)}: the answer unpacks to more than "
+                                 f"{self.max_body // 2**20} MB (forum.max_page_mb): refused, "
+                                 "nothing of it stored") from None
+            except BadEncoding as exc:
+                self._errors["BadEncoding"] += 1
+                what = f"the page arrived garbled ({exc})"
             except httpx.TimeoutException as exc:
                 self._errors[type(exc).__name__] += 1
                 what = f"timed out ({type(exc).__name__})"
@@ -277,12 +327,12 @@ class ForumClient:
                                  f"{_short(exc)}") from None
             else:
                 self._statuses[resp.status_code] += 1
-                self._stats["bytes"] += len(resp.content)
+                self._stats["bytes"] += len(body)
                 if not is_retryable_status(resp.status_code):
                     # the freed connection goes to a waiting request before this answer is decoded,
                     # parsed and stored: that work then overlaps the next request's round trip
                     await asyncio.sleep(0)
-                    return self._fetched(resp, elapsed)
+                    return self._fetched(resp, body, elapsed)
                 what = f"HTTP {resp.status_code}"
                 if resp.status_code == 429:
                     wait = retry_after(resp.headers.get("Retry-After"), resp.headers.get("Date"))
@@ -294,12 +344,18 @@ class ForumClient:
                 self._limiter.pause(wait)
             else:
                 await self._sleep(backoff(attempt, self._rng))
-        tries = self.retries + 1
         raise ForumError(f"{method} {safe_url(url)}: {what}, "
                          f"gave up after {tries} attempt{'s' if tries != 1 else ''}")
 
+    async def _body(self, resp: httpx.Response) -> bytes:
+        if resp.is_stream_consumed:  # an answer built in memory (a test's transport): already whole
+            if len(resp.content) > self.max_body:
+                raise BodyTooLarge()
+            return resp.content
+        return await read_limited(resp.aiter_raw(), resp.headers.get("Content-Encoding", ""), self.max_body)
+
     @staticmethod
-    def _check_length(resp: httpx.Response) -> None:
+    def _check_length(resp: httpx.Response, body: bytes) -> None:
         declared = resp.headers.get("Content-Length")
         if declared is None or not declared.strip().isdigit():
             return
@@ -309,14 +365,14 @@ class ForumClient:
         if resp.num_bytes_downloaded:
             got = resp.num_bytes_downloaded
         elif not encoded:
-            got = len(resp.content)
+            got = len(body)
         else:
             return
         if got < int(declared):
             raise _Truncated(f"{got} of {int(declared)} bytes")
 
-    def _fetched(self, resp: httpx.Response, elapsed: float) -> Fetched:
-        content = _redact(resp.content)
+    def _fetched(self, resp: httpx.Response, body: bytes, elapsed: float) -> Fetched:
+        content = _redact(body)
         content_type = resp.headers.get("Content-Type") or ""
         charset = detect_charset(content, content_type)
         if self.charset != "auto" and not (charset == "utf-8" and "json" in content_type.lower()):

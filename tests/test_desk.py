@@ -161,10 +161,13 @@ def test_the_slider_count_is_votes_at(desk, game: Path) -> None:  # noqa: F811
     stops = [li.get_text() for li in soup.select("#moment-stops li")]
     assert len(stops) > 4
     for i in (1, 3, len(stops) - 2):
-        r = c.get(f"/day/1/body?i={i}", headers={"hx-request": "true"})
+        r = c.get(f"/day/1?i={i}", headers={"hx-request": "true"})
+        assert r.text.lstrip().startswith('<div id="day"')  # the part htmx swaps, not a page
         at = BeautifulSoup(r.text, "html.parser").select_one("#day")["data-at"]
         want = cli_json("votes", str(game), "--day", "1", "--at", at, "--json")
         assert desk_tally(r.text) == tally(want), (i, at)
+        whole = c.get(f"/day/1?i={i}", headers={"hx-request": "true", "hx-history-restore-request": "true"})
+        assert "<html" in whole.text and desk_tally(whole.text) == tally(want)
 
 
 def test_hostile_post_text_is_escaped(desk) -> None:
@@ -366,3 +369,25 @@ def test_the_preview_turns_only_daoyans_own_tags_into_html(bbcode: str, html: st
     from daoyan.desk.preview import bbcode_to_html
 
     assert str(bbcode_to_html(bbcode)) == html
+
+
+def test_a_survives_event_is_shown_as_the_cli_decides_it(desk, game: Path) -> None:  # noqa: F811
+    """004 捍卫: the leader stays in; the desk says so, and no one is out, exactly as `votes` says."""
+    s, c = desk
+    r = post(c, "/day/1/event", c.get("/day/1").text, kind="survives", player="霜降", reason="捍卫")
+    outcome = cli_json("votes", str(game), "--day", "1", "--json")["outcome"]
+    assert outcome["out"] is None and outcome["survives"]["player"] == "霜降"
+    text = BeautifulSoup(r.text, "html.parser").select_one("#outcome").get_text()
+    assert "霜降" in text and "不出局" in text and "无人出局" in text
+    assert "无人出局" in BeautifulSoup(r.text, "html.parser").select_one("#announcement-bbcode").get_text()
+
+
+def test_a_hand_card_keeps_its_moment(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    page = c.get("/day/1").text
+    r = post(c, "/day/1/card", page, player="青梅", card="red", rule="M84 违规判定 8(1)", reason="场外", when="2026-11-11T15:00")
+    assert 'id="notice"' in r.text
+    entries = [e for p in cli_json("cards", str(game), "--json")["players"] if p["player"] == "青梅" for e in p["entries"]]
+    assert [e["at"][:16] for e in entries if e["source"] == "manual"] == ["2026-11-11T15:00"]
+    r = post(c, "/day/1/card", page, player="青梅", card="red", rule="x", when="2026-11-12T15:00")
+    assert 'id="error"' in r.text and "outside day 1" in r.text

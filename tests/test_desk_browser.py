@@ -135,7 +135,13 @@ def test_a_day_reviewed_in_the_browser(desk, game: Path) -> None:  # noqa: F811
     page.locator("#day[data-at]:not([data-at=''])").wait_for()
     at = page.locator("#day").get_attribute("data-at")
     want = cli_json("votes", str(game), "--day", "1", "--at", at, "--json")
-    assert page.locator("#tally tbody td.name").all_inner_texts() == [t["target"] for t in want["tally"]]
+    shown = page.locator("#tally tbody td.name").all_inner_texts()
+    assert shown == [t["target"] for t in want["tally"]]
+    # the moment is in the address: a reload shows the same count
+    assert page.url.endswith("/day/1?i=3")
+    page.reload()
+    assert page.locator("#day").get_attribute("data-at") == at
+    assert page.locator("#tally tbody td.name").all_inner_texts() == shown
     assert trouble == []
 
 

@@ -118,3 +118,29 @@ def test_whistle(text, offenders):
 def test_whistle_flag_names_the_code():
     flags = CHECKER.check_text(".-.. --- ...-", whistled=True)
     assert flags and flags[0].category == "whistle_breach" and "电码" in flags[0].note
+
+
+def test_a_construction_catches_wordings_never_written(tmp_path):
+    """Slots, not sentences: 3(1) 发表（或伪造）与导演的对话 — any director word, any 'to me / in
+    private', any verb of telling, in one sentence."""
+    from moderation.checker import Checker
+    from moderation.loader import load_lexicon
+
+    (tmp_path / "director_talk.toml").write_text(
+        '[[constructions]]\nslots = [["导演", "法官"], ["跟我", "私下"], ["说", "透露"]]\nwindow = 4\n'
+        '[[constructions]]\nslots = [["判罚"], ["不公平", "不服"]]\nany_order = true\n', "utf-8")
+    lx = load_lexicon(tmp_path)
+    assert {"导演", "法官", "判罚", "不公平", "不服"} <= set(lx.categories["director_talk"].anchors)
+    c = Checker(lexicon=lx)
+    hit = lambda t: any(f.category == "director_talk" for f in c.check_text(t))  # noqa: E731
+    assert hit("法官昨晚私下偷偷透露了")
+    assert hit("不服，这判罚") and hit("这判罚我不服")
+    assert not hit("导演。跟我说的不一样")  # a sentence apart
+
+
+def test_a_construction_needs_two_slots(tmp_path):
+    from moderation.loader import load_lexicon
+
+    (tmp_path / "oath.toml").write_text('[[constructions]]\nslots = [["发誓"]]\n', "utf-8")
+    with pytest.raises(ValueError, match="construction"):
+        load_lexicon(tmp_path)

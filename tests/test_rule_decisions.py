@@ -82,7 +82,7 @@ STANCES = [
     ("申请加速", "request"), ("加速", "request"), ("加速！", "request"), ("我也申请加速", "request"),
     ("同意加速", "request"), ("求加速", "request"), ("加速+1", "request"), ("不如加速吧", "request"),
     ("申请加速，可以吗？", "request"), ("我不反对加速", "request"), ("加速加速", "request"), ("快点加速吧", "request"),
-    ("说的不错申请加速", "request"), ("申请延时", "request"), ("我真的不是很想加速", "objection"),
+    ("说的不错申请加速", "request"), ("申请延时", "request"), ("提议加快进程", "request"), ("我真的不是很想加速", "objection"),
     ("我不想加速，还没聊够", "objection"), ("不申请加速", "objection"), ("先别急着加速", "objection"),
     ("没必要加速", "objection"), ("反对加速", "objection"), ("不要延时", "objection"),
     ("撤回加速申请", "withdrawal"), ("我撤回申请，不加速了", "withdrawal"),
@@ -426,3 +426,54 @@ def test_004_in_thread_proxy_change_states_when_the_player_asked(head, counted):
     b = ballot(c, 4)
     assert b.proxy and b.voter == "饺子" and b.counted is counted
     assert counted or "proxy_request_late" in b.codes
+
+
+def test_an_api_read_first_then_the_page_keeps_the_edit_time(tmp_path: Path):
+    """The mobile API has no 本帖最后由 … 编辑 marker; the desktop page read after it dates the revision."""
+    first = P(2, "饺子", V("包仔"), "1 11:00")
+    edited_api = dataclasses.replace(first, text=V("包子"))
+    edited_page = dataclasses.replace(edited_api, edit=EditMark("饺子", t("2 21:50")))
+    with Store(tmp_path / "g.sqlite") as st:
+        st.save_posts([first], "html")
+        st.db.execute("update revisions set first_seen='2026-12-01T03:05:00+00:00'")  # seen on day 1
+        st.save_posts([edited_api], "api")
+        st.save_posts([edited_page], "html")
+        revs = st.revisions([first.pid])[first.pid]
+        assert [r[1] for r in revs] == [V("包仔"), V("包子")] and revs[1][0] == t("2 21:50")  # not the scan's time
+        c = count_votes(st.posts(2), rules=R004, day=DAY, state=state(), revisions={first.pid: revs})
+        assert ballot(c, 2).counted and tally(c) == {"包子": 1}  # 修改错别字不算做改票, fixed before close
+
+
+@pytest.mark.parametrize("text", ["附议楼上", "同楼上", "+1楼上", "附议楼上的申请", "我也是", "附议2楼"])
+def test_seconding_forms(text):
+    """004 玩家须知 8: 若场上未出局的玩家过半数同意加速 — a bare agreement under a request."""
+    ps = posts3(("汤圆", "申请延时", "1 10:30"), ("饺子", "申请加速", "1 11:00"), ("包子", text, "1 11:10"))
+    if text == "附议2楼":
+        ps = posts3(("饺子", "申请加速", "1 10:30"), ("汤圆", "申请延时", "1 11:00"), ("包子", text, "1 11:10"))
+    a = acceleration(ps, ruleset=R004, day=DAY, state=state())
+    assert a.readings[2].reading == {"accelerate": "second"} and "包子" in a.requests
+
+
+@pytest.mark.parametrize("text, want", [("楼上申请加速了", "mention"), ("他说要加速", "mention"),
+                                        ("支持饺子加速", "request"), ("附议楼上的加速申请", "request")])
+def test_someone_elses_request_or_joining_it(text, want):
+    assert read_post(text, M84.acceleration, author="包子", players=PLAYERS) == {"accelerate": want}
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_WIDTH = str.maketrans({"?": "？", "!": "！", ",": "，", "+": "＋", "1": "１"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(STANCES), spaces=st.lists(st.integers(min_value=0, max_value=40), max_size=4),
+       wide=st.booleans())
+def test_stance_ignores_spaces_and_width(case, spaces, wide):
+    """M84 投票规则: 标点符号不区分全半角 — the same leniency for the progress thread: spacing and width
+    never change how a post reads."""
+    text, _ = case
+    chars = list(text.translate(_WIDTH) if wide else text)
+    for i in sorted(spaces, reverse=True):
+        chars.insert(min(i, len(chars)), " ")
+    assert read_post("".join(chars), M84.acceleration, author="包子", players=PLAYERS) == \
+        read_post(text, M84.acceleration, author="包子", players=PLAYERS)

@@ -124,6 +124,7 @@ def test_m84_acceleration_by_stance_and_moment(games: dict[str, Path]) -> None:
     assert act["accelerated"] and act["penalties"] == []
     rem = run("remind", str(games["m84"]), "--day", "1", "--at", "2026-12-02T21:00:00")
     assert rem["not_voted"] == v["not_voted"]
+    assert rem["accelerated"] and rem["below"] == []  # 执行加速时 … 发言不足或未投票者将不被判罚
 
 
 def test_m84_report_shows_every_progress_post(games: dict[str, Path], tmp_path: Path) -> None:
@@ -141,6 +142,10 @@ def test_004_survivor_and_red_card_before_the_vote(games: dict[str, Path], tmp_p
     assert o["out"] is None and o["survives"] == {"player": A, "reason": "捍卫"}
     assert o["red_carded"] == [B] and o["red_resolves"] == "before_vote"
     assert {t["target"]: t["weight"] for t in v["tally"]} == {A: 2, E: 1}  # 竹马's ballot and the two votes for 竹马 left
+    act = run("activity", str(games["004"]), "--day", "1")
+    carded = {p["player"] for p in act["penalties"]}
+    assert B not in carded and A in carded  # sent off at 15:00: out from then, no lurking card for the day
+    assert run("remind", str(games["004"]), "--day", "1", "--at", "2026-12-02T21:00:00")["not_voted"] == v["not_voted"]
     r = CliRunner().invoke(cli, ["report", str(games["004"]), "--day", "1", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output
     bb = (tmp_path / "day1.bbcode.txt").read_text("utf-8")

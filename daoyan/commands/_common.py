@@ -10,6 +10,7 @@ import click
 from gamedef.errors import DaoyanError, GameFileError, StoreError
 from gamedef.gamefile import Game, load_game
 from ..records import with_records
+from ..ownership import check_owner
 from ..store import Store
 
 
@@ -20,6 +21,11 @@ def open_game(path: str) -> tuple[Game, Store]:
     if not game.store_path.exists():
         raise StoreError(f"{game.store_path}: no store yet; run `daoyan scan {path}` first")
     store = Store(game.store_path)
+    try:
+        check_owner(store, game)
+    except BaseException:
+        store.close()
+        raise
     return with_records(game, store), store
 
 
@@ -33,6 +39,8 @@ def parse_at(game: Game, at: str | None) -> datetime | None:
         t = datetime.fromisoformat(at.strip().replace(" ", "T"))
     except ValueError:
         raise DaoyanError(f"--at: expected a local time like 2026-11-27T21:30, got {at!r}") from None
+    if not 2000 <= t.year <= 2200:
+        raise DaoyanError(f"--at: expected a time between the years 2000 and 2200, got {at!r}")
     return t.replace(tzinfo=game.timezone) if t.tzinfo is None else t.astimezone(game.timezone)
 
 

@@ -5,9 +5,16 @@ import click
 from rich.console import Console
 
 from ..analysis import analyze_day
+from ..ownership import scanned_days
 from ..store import sync_cards
 from ..views import cards_view
 from ._common import echo_json, json_option, open_game
+
+
+def _last_scanned(g, store) -> int:  # type: ignore[no-untyped-def]
+    """The last day scanned (a later day may not have begun): the first day when none was, which says so."""
+    done = scanned_days(store, g)
+    return done[-1] if done else g.days[0].number
 
 
 @click.command("cards")
@@ -18,7 +25,7 @@ def command(game: str, day: int | None, as_json: bool) -> None:
     """Every card so far, with its reason and floor; 3 blue make a yellow, 3 yellow a red."""
     g, store = open_game(game)
     with store:
-        a = analyze_day(g, store, day or g.days[-1].number, flags=False)
+        a = analyze_day(g, store, day or _last_scanned(g, store), flags=False)
         sync_cards(store, a.card_entries)
     data = a.ledger.to_json() if a.ledger else {}
     if as_json:

@@ -28,6 +28,10 @@ def command(game: str, full: bool, quiet: bool) -> None:
                 tasks[key] = bar.add_task(label, total=total)
             bar.update(tasks[key], description=label, completed=done, total=total)
 
+        def waiting(message: str) -> None:
+            if not quiet:
+                console.print(message, markup=False, highlight=False)
+
         def thread_done(t: ThreadScan) -> None:
             key = f"tid {t.tid}"
             if key in tasks:
@@ -39,7 +43,7 @@ def command(game: str, full: bool, quiet: bool) -> None:
                 click.echo(f"scanned tid {t.tid} {t.subject}: {t.pages} pages, {t.requests} requests", err=True)
 
         try:
-            result = scan_game(g, full=full, progress=progress, on_thread=thread_done)
+            result = scan_game(g, full=full, progress=progress, on_thread=thread_done, waiting=waiting)
         except ScanIncomplete as e:
             bar.stop()
             for line in stored_lines(e.result):

@@ -35,7 +35,7 @@ from .. import records
 from ..analysis import day_flags
 from ..commands._common import open_game, parse_at
 from ..store import Store
-from .shaping import day_page, days_list, sync_ledger
+from .shaping import EVENT_ZH, day_page, days_list, sync_ledger
 
 HERE = Path(__file__).parent
 log = logging.getLogger("daoyan.desk")
@@ -169,7 +169,8 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
 
     def day_page_or_error(request: Request) -> Response:
         day = int(request.path_params["day"])
-        fragment = request.headers.get("hx-request") == "true" and request.url.path.endswith("/body")
+        # htmx asks for the day's part only; a reload, or htmx restoring history, gets the whole page
+        fragment = request.headers.get("hx-request") == "true" and "hx-history-restore-request" not in request.headers
         try:
             return show_day(request, day, _at_from(request.query_params), fragment=fragment)
         except DaoyanError as e:
@@ -231,8 +232,10 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         return run
 
     def add_card(game: Game, store: Store, form: dict[str, str], day: int) -> str:
+        when = (form.get("when") or "").strip()
         records.add_card(store, game, day=day, player=form.get("player", ""), card=form.get("card", ""),
-                         rule=form.get("rule", ""), reason=form.get("reason", ""), who=cfg.who)
+                         rule=form.get("rule", ""), reason=form.get("reason", ""), who=cfg.who,
+                         at=parse_at(game, when) if when else None)
         return f"已记牌：{form.get('player')}"
 
     def add_event(game: Game, store: Store, form: dict[str, str], day: int) -> str:
@@ -240,7 +243,8 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         at = parse_at(game, when) if when else None
         records.add_event(store, game, day=day, kind=form.get("kind", ""), player=form.get("player") or None,
                           at=at, reason=form.get("reason", ""), who=cfg.who)
-        return f"已记事件：{form.get('kind')} {form.get('player') or ''}".strip()
+        kind = form.get("kind", "")
+        return f"已记事件：{EVENT_ZH.get(kind, kind)} {form.get('player') or ''}".strip()
 
     def undo(game: Game, store: Store, form: dict[str, str], day: int) -> str:
         try:
@@ -259,7 +263,6 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
 
     day_routes = [
         Route("/", day_view, methods=["GET"]),
-        Route("/body", day_view, methods=["GET"]),
         Route("/accept", act(flag_action("accepted")), methods=["POST"]),
         Route("/dismiss", act(flag_action("dismissed")), methods=["POST"]),
         Route("/reopen", act(flag_action("open")), methods=["POST"]),
