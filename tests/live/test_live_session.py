@@ -59,14 +59,16 @@ def test_watch_with_a_saved_session_scans_every_round(forum_utf8, tmp_path):
 def test_watch_reports_a_failed_round_in_its_exit_status(forum_utf8, tmp_path):
     g = seed_game(forum_utf8, votes=VOTES)
     gf = g.game_file(tmp_path)
-    text = gf.read_text("utf-8").replace(f"vote_tid = {g.vote}", "vote_tid = 999999")
+    # the rule thread (规则帖) is gone: every round's scan is partial, the day's threads still stored
+    text = gf.read_text("utf-8").replace(f"rules_tid = {g.discussion}", "rules_tid = 999999")
     gf.write_text(text, "utf-8")
     r = daoyan("watch", gf, "--day", 1, "--rounds", 2, "--every", "0s")
     assert r.exit_code == 2
     assert "round 1: SCAN FAILED" in r.output and "round 2: SCAN FAILED" in r.output
     assert "2 of 2 watch round(s) failed" in r.output
     # what the failed round did store is printed
-    assert f"stored: tid {g.discussion}" in r.output
+    assert f"stored: tid {g.discussion}" in r.output and f"stored: tid {g.vote}" in r.output
+    assert "票型：包子 2，饺子 1" in r.output   # the count goes on from what was stored
 
 
 def test_a_refused_password_is_never_sent_again(forum_utf8, tmp_path):
