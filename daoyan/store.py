@@ -182,8 +182,9 @@ class Store:
             last = lasts.get(p.pid)
             same = last is not None and last[1] == key
             if old is not None and same and source == "api" and old[4] == "html":
-                if old[2] != "second" and p.time_precision == "second":
-                    at = p.posted_at.isoformat() if p.posted_at else None
+                at = p.posted_at.isoformat() if p.posted_at else None
+                # the API's epoch is exact whatever zone the pages were shown in: it wins
+                if p.time_precision == "second" and at is not None and (old[2] != "second" or old[3] != at):
                     timed.append((at, "second", p.pid))
                     olds[p.pid] = (old[0], old[1], "second", at, old[4])
                 seen.append((now, p.pid))
@@ -262,6 +263,12 @@ class Store:
         for pid in pids:
             n += self.db.execute("update posts set gone_at=? where pid=? and gone_at is null", [now, pid]).rowcount
         return n
+
+    def set_floors(self, floors: dict[int, int]) -> None:
+        """pid → floor from the API's positions (stable across deletions, unlike page numbering)."""
+        with self.transaction():
+            self.db.conn.executemany("update posts set floor=? where pid=? and floor<>?",
+                                     [(f, pid, f) for pid, f in floors.items()])
 
     def set_thread(self, **fields: Any) -> None:
         fields.setdefault("scanned_at", _now())

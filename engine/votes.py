@@ -544,6 +544,12 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                      accelerated_voids=vr.accelerated_voids)
 
 
+# Seen on a live Discuz X3.5: its 回复 button only notifies the floor's author; neither the page nor
+# the mobile API shows which floor a reply answers (X3.4 wrote a "回复 N# name" header). So a change
+# made with the 回复 button cannot be told from one with no reference at all.
+REPLY_BUTTON_LEAVES_NO_MARK = "（Discuz X3.5 的「回复」按钮不在帖子里留下所回复楼层的标记，请用「引用」原投票楼层改票。）"
+
+
 def _reference_problems(post: Post, cur: Ballot, orig: Ballot | None, voter: str, vr: VoteRules) -> list[Problem]:
     """A change must reply to / quote (per the ruleset) the voter's counted ballot or its vote."""
     forms = tuple(vr.change_reference)
@@ -564,8 +570,9 @@ def _reference_problems(post: Post, cur: Ballot, orig: Ballot | None, voter: str
     target = f"原投票楼层（{_floor(orig or cur)}）"
     if not refs:
         extra = f"（{'、'.join(other)}不算）" if other else ""
+        note = REPLY_BUTTON_LEAVES_NO_MARK if "reply" in forms else ""
         return [Problem("change_without_reference",
-                        f"改票须{_ref_words(forms)}{target}{extra}，此次改票无效，原票仍有效。")]
+                        f"改票须{_ref_words(forms)}{target}{extra}，此次改票无效，原票仍有效。{note}")]
     if any((pid is not None and pid in want_pids) or (pid is None and fl in want_floors) for pid, fl in refs):
         return []
     return [Problem("change_wrong_reference",

@@ -30,6 +30,8 @@ class LoginConfig:
     username_env: str
     password_env: str
     cookie_file: str | None = None
+    question_env: str | None = None  # the account's security question (安全提问) id, 1-7
+    answer_env: str | None = None    # and its answer
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,22 @@ class Game:
                                 f"environment variable(s) {', '.join(missing)} not set (the login needs them)")
         return user, pw
 
+    def security_question(self) -> tuple[int, str] | None:
+        """(question id 1-7, answer) from the variables [forum.login] names, or None."""
+        lg = self.forum.login
+        if lg is None or lg.question_env is None or lg.answer_env is None:
+            return None
+        qid, answer = os.environ.get(lg.question_env), os.environ.get(lg.answer_env)
+        if not qid or answer is None or answer == "":
+            missing = [n for n, v in ((lg.question_env, qid), (lg.answer_env, answer)) if not v]
+            raise GameFileError(str(self.path), "forum.login",
+                                f"environment variable(s) {', '.join(missing)} not set (the security question needs them)")
+        if not qid.strip().isdigit() or not 1 <= int(qid) <= 7:
+            raise GameFileError(str(self.path), "forum.login",
+                                f"{lg.question_env} must be the security question's number, 1 to 7 "
+                                "(the order of Discuz's list: 1 母亲的名字 … 7 您个人计算机的型号)")
+        return int(qid), answer
+
 
 YEARS = (2000, 2200)  # the dates a game file may name (Discuz! forums, games to come)
 
@@ -177,7 +195,7 @@ _KNOWN = {
     "": {"forum", "game", "day", "event", "proxy", "card"},
     "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
               "login", "api_page_size", "deadline", "max_page_mb"},
-    "forum.login": {"username_env", "password_env", "cookie_file"},
+    "forum.login": {"username_env", "password_env", "cookie_file", "question_env", "answer_env"},
     "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps", "rules_tid"},
     "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
             "accelerated"},
@@ -314,7 +332,12 @@ def parse_game(text: str, path: Path) -> Game:
             username_env=r.get(lg, "username_env", "forum.login", (str,), expect="an environment variable name"),
             password_env=r.get(lg, "password_env", "forum.login", (str,), expect="an environment variable name"),
             cookie_file=r.get(lg, "cookie_file", "forum.login", (str,), required=False),
+            question_env=r.get(lg, "question_env", "forum.login", (str,), required=False),
+            answer_env=r.get(lg, "answer_env", "forum.login", (str,), required=False),
         )
+        if (login.question_env is None) != (login.answer_env is None):
+            raise r.fail("forum.login", "question_env and answer_env go together (the security "
+                                        "question's id and its answer)")
         if login.cookie_file is not None:
             cookie = path.parent / login.cookie_file
             if "\0" in login.cookie_file or not login.cookie_file.strip():

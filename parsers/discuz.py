@@ -255,6 +255,21 @@ def parse_local_time(text: str, tz: tzinfo) -> tuple[datetime | None, str]:
     return dt, "second" if s is not None else "minute"
 
 
+_STATED_ZONE = re.compile(r"GMT\s*([+-]\s*\d{1,2}(?:\.\d+)?)?\s*,\s*\d{4}-\d{1,2}-\d{1,2}")
+
+
+def stated_utc_offset(html: str) -> float | None:
+    """The time zone a desktop page says its times are in, in hours (`GMT+8, 2026-12-4 02:29` in
+    the footer): the logged-in member's own 时区 setting, else the forum's. None when absent."""
+    tail = html[-20000:]
+    m = None
+    for m in _STATED_ZONE.finditer(tail):
+        pass
+    if m is None:
+        return None
+    return float(m.group(1).replace(" ", "")) if m.group(1) else 0.0
+
+
 # ---------------------------------------------------------------- desktop page
 
 
@@ -466,6 +481,28 @@ def _within(n: Node, block: Node) -> bool:
     return False
 
 
+def _locked_notice_before(msg: Node) -> Node | None:
+    """The `div.locked` notice (提示: 该帖被管理员或版主屏蔽) an administrator's page puts before a
+    hidden post's words: a sibling before the `div.t_fsz` that holds `#postmessage_N`."""
+    box = msg
+    for _ in range(5):
+        box = box.parent
+        if box is None:
+            return None
+        if box.tag == "div" and "t_fsz" in _attr(box, "class").split():
+            break
+    else:
+        return None
+    prev = box.prev
+    while prev is not None:
+        if prev.tag == "div" and "locked" in _attr(prev, "class").split():
+            return prev
+        if prev.is_element_node and prev.tag != "div":
+            break
+        prev = prev.prev
+    return None
+
+
 def _bare_name(node: Node) -> str:
     """`匿名`, `游客 <em>ip</em>`, `NAME <em>该用户已被删除</em>`: the name without the note in <em>."""
     parts = []
@@ -529,9 +566,13 @@ def _blocks_one_by_one(html: str, pieces: list[tuple[int, int]]) -> Iterable[tup
         yield from zip(found.blocks, found.per_block)
 
 
-def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | None = None,
+def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, edit_tz: tzinfo | None = None, tid_hint: int | None = None,
                       what: str = "thread page") -> ThreadPage:
-    """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError."""
+    """A desktop `forum.php?mod=viewthread` page. Raises ThreadMissing / LoginRequired / PageFormatError.
+
+    `tz`: the zone the page shows times in (the viewer's own 时区). `edit_tz`: the zone of the
+    本帖最后由 … 编辑 markers, written into the post once in the editor's zone (Discuz's
+    `dgmdate(TIMESTAMP)` at edit time) and shown alike to every viewer; default `tz`."""
     pieces = _block_pieces(html)
     if pieces is not None:
         found = _PageNodes(HTMLParser(html[:pieces[0][0]]))  # the subject, the pager, the counters
@@ -605,9 +646,15 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
             posted_at, precision = parse_local_time(_attr(span, "title") if span else on.text(), tz)
         msg = nodes.message
         locked = nodes.locked
+        if locked is None and msg is not None:
+            locked = _locked_notice_before(msg)
         locked_text = locked.text() if locked is not None else ""
-        hidden = msg is None and any(w in locked_text for w in _HIDDEN)
+        # an administrator is shown a 屏蔽 post's words under the notice; everyone else only the
+        # notice: either way the post is hidden and read alike (the words are not the post's now)
+        hidden = any(w in locked_text for w in _HIDDEN)
         banned = msg is None and any(w in locked_text for w in _BANNED)
+        if hidden:
+            msg = None
         parts = parse_message(msg) if msg is not None else None
         if parts is not None:
             parts.attachments += nodes.attachments
@@ -617,7 +664,8 @@ def parse_thread_page(html: str, *, tz: tzinfo = timezone.utc, tid_hint: int | N
         first = floor == 1
         posts.append(_post_from_parts(tid=tid, pid=pid, floor=floor, author=author, uid=uid, posted_at=posted_at,
                                       precision=precision, message_html=(msg.html if msg is not None else (locked.html if locked is not None else "")) or "",
-                                      parts=parts, hidden=hidden, banned=banned, first=first, tz=tz))
+                                      parts=parts, hidden=hidden, banned=banned, first=first,
+                                      tz=edit_tz or tz))
         prev_floor = floor
     return ThreadPage(tid=tid, page=page, last_page=max(last, page), subject=subject, fid=fid, posts=posts,
                       replies=replies, per_page=None, source="html")

@@ -115,6 +115,7 @@ class ForumClient:
         self._errors: Counter[str] = Counter()
         self._forum_charset: str | None = None if self.charset == "auto" else self.charset
         self._cookiepre: str | None = None
+        self._refused: str | None = None
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             headers={"User-Agent": user_agent or USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
@@ -198,9 +199,25 @@ class ForumClient:
 
     # -- login -------------------------------------------------------------------------------
 
-    async def login(self, username: str, password: str) -> None:
-        """Log in with the form's formhash; LoginFailed carries the forum's own message."""
+    async def login(self, username: str, password: str,
+                    question: tuple[int, str] | None = None) -> str:
+        """Log in with the form's formhash; LoginFailed carries the forum's own message.
+
+        A saved session that is still live is reused: the forum answers its login page with
+        欢迎您回来 and no form, so that one request both checks the session and, when it is gone,
+        brings the form. Answers "reused" or "logged in". A refused password is never sent again
+        by this client: five failures lock every account of the machine out for 15 minutes."""
+        if self._refused is not None:
+            raise LoginFailed(self._refused)
         page = await self.get(login_steps.LOGIN_FORM_PATH, login_steps.LOGIN_FORM_PARAMS)
+        if login_steps.session_uid(page.text):
+            welcome = login_steps.page_message(page.text)
+            if username in welcome or not welcome:
+                self._cookiepre = login_steps.cookiepre_of(page.text) or self._cookiepre
+                return "reused"
+            # a live session of another account (the game file changed its login): start afresh
+            self._http.cookies.clear()
+            page = await self.get(login_steps.LOGIN_FORM_PATH, login_steps.LOGIN_FORM_PARAMS)
         form = login_steps.parse_login_form(page.text)
         if form is None:
             raise LoginFailed(f"no login form at {safe_url(page.url)} (HTTP {page.status}): "
@@ -209,10 +226,10 @@ class ForumClient:
         charset = self._forum_charset or page.charset
         self._forum_charset = charset
         try:
-            body = login_steps.login_body(form, username, password, charset, self.base_url)
+            body = login_steps.login_body(form, username, password, charset, self.base_url, question)
         except UnicodeEncodeError:
-            raise LoginFailed(f"the username {username!r} cannot be written in the forum's "
-                              f"charset {charset}") from None
+            raise LoginFailed(f"the username {username!r} (or the security answer) cannot be written "
+                              f"in the forum's charset {charset}") from None
         answer = await self._request(
             "POST", login_steps.LOGIN_FORM_PATH, params=login_steps.submit_params(form),
             content=body,
@@ -223,11 +240,26 @@ class ForumClient:
         if verdict.ok or (verdict.ok is None and auth in answer.set_cookies and self.logged_in):
             if self.cookie_file is not None:
                 self.save_cookies()
-            return
+            return "logged in"
         message = verdict.message
-        if len(password) >= 4:
-            message = message.replace(password, "***")
-        raise LoginFailed(f"the forum refused the login of {username!r}: {message}")
+        for secret in (password, question[1] if question else ""):
+            if len(secret) >= 4:
+                message = message.replace(secret, "***")
+        if form.captcha and ("验证码" in message or "seccode" in message):
+            # a refused captcha is refused before the password is checked: no failed login counted
+            self._refused = (
+                f"the forum's login asks for a captcha (验证码: {message}), which daoyan cannot answer. "
+                "Use a saved session instead: set cookie_file in [forum.login], log in once with a "
+                "browser and copy its cookies into that file (or run daoyan once while the captcha is "
+                "off); daoyan reuses a live saved session and logs in only when it is gone")
+            raise LoginFailed(self._refused)
+        hint = ""
+        if "安全提问" in message or "questionid" in message:
+            hint = (" (this account has a security question: name the environment variables of its "
+                    "id and answer in [forum.login] question_env / answer_env)")
+        self._refused = (f"the forum refused the login of {username!r}: {message}{hint}; daoyan does "
+                         "not try again (five refused logins lock the forum for 15 minutes)")
+        raise LoginFailed(self._refused)
 
     # -- the request loop --------------------------------------------------------------------
 

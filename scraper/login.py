@@ -25,6 +25,9 @@ _SUCCEED = regex.compile(r"succeedhandle_\(")
 _WELCOME = regex.compile(r"""succeedlocation'\)\.innerHTML\s*=\s*'((?:[^'\\]|\\.)*)'""")
 _SCRIPT = regex.compile(r"<script\b.*?</script>", regex.S | regex.I)
 _TAG = regex.compile(r"<[^>]+>")
+_UID = regex.compile(r"""discuz_uid\s*=\s*['"](\d+)['"]""")
+_CAPTCHA = regex.compile(r"""updateseccode\(|id=["']seccode_|name=["']seccodeverify""")
+_MESSAGETEXT = regex.compile(r"""<div id="messagetext"[^>]*>\s*<p>(.*?)</p>""", regex.S)
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class LoginForm:
     loginhash: str | None
     referer: str | None
     cookiepre: str | None
+    captcha: bool = False   # the form has a seccode (验证码) slot; the forum may or may not check it
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,27 @@ def parse_login_form(page: str) -> LoginForm | None:
         if not fields.get("formhash"):
             continue
         loginhash = (query.get("loginhash") or [None])[0]
-        return LoginForm(fields["formhash"], loginhash, fields.get("referer"), cookiepre)
+        captcha = bool(_CAPTCHA.search(form.html or ""))
+        return LoginForm(fields["formhash"], loginhash, fields.get("referer"), cookiepre, captcha)
     return None
+
+
+def session_uid(page: str) -> int:
+    """The uid a page was rendered for (`discuz_uid = 'N'` in its script): 0 for a guest."""
+    m = _UID.search(page)
+    return int(m.group(1)) if m else 0
+
+
+def cookiepre_of(page: str) -> str | None:
+    """The forum's cookie prefix, from the `cookiepre = '…'` of any page."""
+    m = _COOKIEPRE.search(page)
+    return m.group(1) if m else None
+
+
+def page_message(page: str) -> str:
+    """The words of a Discuz message page (欢迎您回来… on the login page of a live session)."""
+    m = _MESSAGETEXT.search(page)
+    return _plain(m.group(1)) if m else ""
 
 
 def submit_params(form: LoginForm) -> dict[str, str]:
@@ -72,16 +95,18 @@ def submit_params(form: LoginForm) -> dict[str, str]:
 
 
 def login_body(form: LoginForm, username: str, password: str, charset: str,
-               referer: str) -> bytes:
-    """The urlencoded form, every field in the forum's charset (UnicodeEncodeError if it cannot)."""
+               referer: str, question: tuple[int, str] | None = None) -> bytes:
+    """The urlencoded form, every field in the forum's charset (UnicodeEncodeError if it cannot).
+    `question`: the account's security question (安全提问) id 1-7 and its answer."""
+    qid, answer = question if question else (0, "")
     fields = {
         "formhash": form.formhash,
         "referer": form.referer or referer,
         "loginfield": "username",
         "username": username,
         "password": password,
-        "questionid": "0",
-        "answer": "",
+        "questionid": str(int(qid)),
+        "answer": answer,
         "cookietime": COOKIE_TIME,
     }
     return urlencode(fields, encoding=charset, errors="strict").encode("ascii")

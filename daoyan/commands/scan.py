@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from gamedef.gamefile import load_game
-from ..scan import scan_game
+from ..scan import ScanIncomplete, ThreadScan, scan_game, stored_lines
 
 
 @click.command("scan")
@@ -17,24 +17,47 @@ def command(game: str, full: bool, quiet: bool) -> None:
     """Fetch the game's threads into its SQLite store (only what can have changed)."""
     g = load_game(game)
     console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console,
-                  disable=quiet or not console.is_terminal, transient=True) as bar:
+    live = not quiet and console.is_terminal
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("pages"), console=console, disable=not live, transient=True) as bar:
         tasks: dict[str, int] = {}
 
         def progress(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done, total=total)
+            key = " ".join(label.split()[:2])  # "tid N": the subject joins the label once read
+            if key not in tasks:
+                tasks[key] = bar.add_task(label, total=total)
+            bar.update(tasks[key], description=label, completed=done, total=total)
 
         def waiting(message: str) -> None:
             if not quiet:
                 console.print(message, markup=False, highlight=False)
 
-        result = scan_game(g, full=full, progress=progress, waiting=waiting)
-    for t in result.threads:
-        click.echo(f"tid {t.tid} {t.subject}: {t.posts} floors on {t.pages} pages"
-                   f" ({t.new} new, {t.changed} changed{', ' + str(t.gone) + ' gone' if t.gone else ''})"
-                   f"{' [API]' if t.api else ''}")
+        def thread_done(t: ThreadScan) -> None:
+            key = f"tid {t.tid}"
+            if key in tasks:
+                done = bar.tasks[tasks[key]].completed  # pages read again to fill a gap add to both
+                bar.update(tasks[key], description=f"tid {t.tid} {t.subject} ({t.requests} requests)",
+                           total=done)
+            if not quiet and not live:
+                # a log, a pipe, cron: one line per thread instead of bars
+                click.echo(f"scanned tid {t.tid} {t.subject}: {t.pages} pages, {t.requests} requests", err=True)
+
+        try:
+            result = scan_game(g, full=full, progress=progress, on_thread=thread_done, waiting=waiting)
+        except ScanIncomplete as e:
+            bar.stop()
+            for line in stored_lines(e.result):
+                click.echo(line)
+            for w in e.result.warnings:
+                click.echo(f"note: {w}", err=True)
+            click.echo(f"{e.result.requests} requests; stored the threads above in {g.store_path}")
+            raise
+    for line in stored_lines(result):
+        click.echo(line)
+    for w in result.warnings:
+        click.echo(f"note: {w}", err=True)
+    if result.session:
+        click.echo(f"session: {'saved session reused' if result.session == 'reused' else 'logged in'}")
     click.echo(f"{result.requests} requests; store: {g.store_path}")
     _warn_rules(g)
 
