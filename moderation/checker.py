@@ -87,7 +87,7 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        self.segmenter = Segmenter(lexicon.allow)
+        self.segmenter = Segmenter(lexicon.allow, quick=_quick_boundaries(lexicon, keys, dkeys))
 
     def union(self, category: str, order: tuple[int, ...]) -> "re.Pattern[str] | None":
         """One search of the category's patterns `order` at once, which rejects most anchored
@@ -181,6 +181,18 @@ def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
                   extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
 
 
+def _quick_boundaries(lexicon: Lexicon, keys: list[str], dkeys: list[str]) -> tuple:
+    """segment.quick_table for the lexicon's characters (jieba loads only to build it; kept
+    between runs by startup_cache under the lexicon's digest and jieba's dictionary)."""
+    from .segment import quick_table
+
+    def build() -> tuple:
+        chars = {c for k in (*keys, *dkeys) for c in k}
+        return quick_table(Segmenter(lexicon.allow).tokenizer(), chars)
+
+    return cached("boundaries", build, extra=_lexicon_digest(lexicon))
+
+
 def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
     """The automaton's entries, each category's patterns' required literals, and the keys the
     dense view can hold as they are (two letters or more, no digit, no doubled hanzi)."""
@@ -219,7 +231,7 @@ def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
         return None
 
 
-UNION_SETS = 8  # distinct pattern sets a category's unions are compiled for
+UNION_SETS = 0  # distinct pattern sets a category's unions are compiled for (0: the full union only)
 
 
 @lru_cache(maxsize=1)
