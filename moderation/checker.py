@@ -87,7 +87,8 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        self.segmenter = Segmenter(lexicon.allow, quick=_quick_boundaries(lexicon, keys, dkeys))
+        self.segmenter = Segmenter(lexicon.allow, quick=_quick_boundaries(
+            lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)]))
 
     def union(self, category: str, order: tuple[int, ...]) -> "re.Pattern[str] | None":
         """One search of the category's patterns `order` at once, which rejects most anchored
@@ -181,14 +182,16 @@ def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
                   extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
 
 
-def _quick_boundaries(lexicon: Lexicon, keys: list[str], dkeys: list[str]) -> tuple:
-    """segment.quick_table for the lexicon's characters (jieba loads only to build it; kept
-    between runs by startup_cache under the lexicon's digest and jieba's dictionary)."""
+def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple:
+    """segment.quick_table for the keys whose hits ask jieba (words, sounds, terms of two
+    characters); jieba loads only to build it, kept between runs by startup_cache under the
+    lexicon's digest (jieba's dictionary is in the cache's fingerprint)."""
     from .segment import quick_table
 
     def build() -> tuple:
-        chars = {c for k in (*keys, *dkeys) for c in k}
-        return quick_table(Segmenter(lexicon.allow).tokenizer(), chars)
+        ks = [k for k, ts in keyed if k and any(
+            kind in ("word", "sound") or (kind == "term" and len(k) <= 2) for kind, _, _ in ts)]
+        return quick_table(Segmenter(lexicon.allow).tokenizer(), {k[0] for k in ks}, {k[-1] for k in ks})
 
     return cached("boundaries", build, extra=_lexicon_digest(lexicon))
 

@@ -48,11 +48,12 @@ def _import_jieba():
     return jieba
 
 
-def quick_table(tokenizer, chars: Iterable[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def quick_table(tokenizer, firsts: Iterable[str], lasts: Iterable[str]) -> tuple:
     """What answers most boundary questions without loading jieba, derived from its dictionary:
-    every two-character piece of a dictionary word (user words included) that holds one of
-    `chars` (the lexicon's characters), those characters, and the everyday characters."""
-    chars = frozenset(chars)
+    every two-character piece xy of a dictionary word (user words included) where y can start
+    a hit (`firsts`: the first characters of the lexicon's keys) or x can end one (`lasts`),
+    those two sets, and the everyday characters."""
+    firsts, lasts = frozenset(firsts), frozenset(lasts)
     pairs = set()
     everyday = set()
     for w, f in tokenizer.FREQ.items():
@@ -63,9 +64,9 @@ def quick_table(tokenizer, chars: Iterable[str]) -> tuple[frozenset[str], frozen
                 everyday.add(w)
             continue
         for i in range(len(w) - 1):
-            if w[i] in chars or w[i + 1] in chars:
+            if w[i + 1] in firsts or w[i] in lasts:
                 pairs.add(w[i:i + 2])
-    return frozenset(pairs), chars, frozenset(everyday)
+    return frozenset(pairs), firsts, lasts, frozenset(everyday)
 
 
 class Segmenter:
@@ -87,9 +88,9 @@ class Segmenter:
             return True
         if self._quick is None:
             return False
-        pairs, chars, _ = self._quick
+        pairs, firsts, lasts, _ = self._quick
         a, b = text[p - 1], text[p]
-        if a in chars or b in chars:
+        if b in firsts or a in lasts:
             if a.isascii() and b.isascii() and a.isalnum() and b.isalnum():
                 return False
             return a + b not in pairs
@@ -131,7 +132,7 @@ class Segmenter:
         """Whether a character of `word` is an everyday word on its own (日 78,695, 她, 我),
         as opposed to 废 (2,641), 逼 (3,617) or 尼 (2,819)."""
         if self._quick is not None:
-            everyday = self._quick[2]
+            everyday = self._quick[3]
             return any(c in everyday for c in word)
         freq = self.tokenizer().FREQ
         return any(freq.get(c, 0) >= self.EVERYDAY for c in word)
