@@ -35,7 +35,7 @@ from typing import Any, Iterable
 import ahocorasick_rs
 
 from . import normalize
-from .regex_hints import guarded, required_literals
+from .regex_hints import guarded, guarded_source, required_literals
 from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
@@ -229,7 +229,7 @@ def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
     if any(re.search(r"\\[1-9]|\(\?P[=<]|\(\?[aiLmsux]+\)", src) for src in sources):
         return None
     try:
-        return guarded(re.compile("|".join(f"(?:{src})" for src in sources), re.M))
+        return guarded_source("|".join(f"(?:{src})" for src in sources), re.M)
     except re.error:
         return None
 
