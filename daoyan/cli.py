@@ -15,7 +15,7 @@ from . import __version__
 from gamedef.errors import DaoyanError, environment_error
 
 COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "cards", "watch", "remind", "demo",
-            "serve")
+            "serve", "init", "ruleset")
 
 
 class _Group(click.Group):

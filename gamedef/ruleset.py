@@ -13,6 +13,7 @@ import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,8 @@ class ElectionRules:
 
 @dataclass(frozen=True)
 class AccelerationRules:
-    threshold: str = "at_least_half"  # at_least_half | more_than_half
+    threshold: str = "at_least_half"  # at_least_half | more_than_half | at_least | more_than (of `fraction`)
+    fraction: float = 0.5  # the share of the living the threshold is of (0.5 for the *_half forms)
     cutoff_hours_before_close: float = 0
     request_words: tuple[str, ...] = ("申请加速",)
     delay_words: tuple[str, ...] = ("申请延时",)
@@ -103,9 +105,10 @@ class AccelerationRules:
         """Whether `requests` of `living` players are enough, per the threshold."""
         if living <= 0:
             return False
-        if self.threshold == "more_than_half":
-            return requests * 2 > living
-        return requests * 2 >= living
+        share = Fraction(1, 2) if self.threshold.endswith("_half") else Fraction(self.fraction).limit_denominator(1000)
+        if self.threshold.startswith("more_than"):
+            return requests > share * living
+        return requests >= share * living
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,9 @@ class ScheduleRules:
     weekend_extra_days: int = 0  # added when the day's span meets a Saturday or Sunday
     first_day_extends: bool = True  # whether the first day is extended for a weekend too
     rule: str = ""  # the sentence it rests on, for the warning
+    # for `daoyan init`'s guess of a close the opening post does not state (marked as a guess there)
+    day_hours: float = 0  # a day's length in hours, when the post gives one that way (0: not said)
+    close_time: str = ""  # the usual closing time of day, HH:MM ("": not said)
 
 
 @dataclass(frozen=True)
@@ -320,7 +326,7 @@ def _check_more(rs: Ruleset, where: str) -> None:
     """Words the engine acts on and numbers it divides or counts by: a typo is refused here,
     not read as the default nor met as a crash in the middle of a count."""
     choices = [
-        ("acceleration.threshold", [rs.acceleration.threshold], ("at_least_half", "more_than_half")),
+        ("acceleration.threshold", [rs.acceleration.threshold], ("at_least_half", "more_than_half", "at_least", "more_than")),
         ("vote.change_reference", list(rs.vote.change_reference), ("reply", "quote")),
         ("cards.colors", list(rs.cards.colors), ("green", "blue", "yellow", "red")),
         ("lurking.card", [lr.card for lr in rs.lurking], rs.cards.colors),
@@ -355,6 +361,11 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
         if required not in data:
             raise RulesetError(f"{where}: missing field {required!r}")
     rs = _build(Ruleset, data, where)
+    if rs.acceleration.threshold not in ("at_least_half", "more_than_half", "at_least", "more_than"):
+        raise RulesetError(f"{where}: acceleration.threshold {rs.acceleration.threshold!r} is not at_least_half, "
+                           "more_than_half, at_least or more_than")
+    if not 0 < rs.acceleration.fraction <= 1:
+        raise RulesetError(f"{where}: acceleration.fraction must be above 0 and at most 1")
     for lr in rs.lurking:
         if lr.kind not in ("posts_below", "no_vote"):
             raise RulesetError(f"{where}: lurking kind {lr.kind!r} is not posts_below or no_vote")

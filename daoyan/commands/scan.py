@@ -36,3 +36,18 @@ def command(game: str, full: bool, quiet: bool) -> None:
                    f" ({t.new} new, {t.changed} changed{', ' + str(t.gone) + ' gone' if t.gone else ''})"
                    f"{' [API]' if t.api else ''}")
     click.echo(f"{result.requests} requests; store: {g.store_path}")
+    _warn_rules(g)
+
+
+def _warn_rules(g) -> None:  # type: ignore[no-untyped-def]
+    """Field by field, where the game's ruleset says something else than its scanned rules thread."""
+    from ..derive import rules_thread_warnings
+    from ..store import Store
+
+    with Store(g.store_path) as store:
+        tid, found = rules_thread_warnings(g, store)
+    for d in found:
+        click.echo(f"warning: ruleset {g.ruleset.name} vs rules thread {tid}: {d.message()}", err=True)
+    if found:
+        click.echo(f"warning: {len(found)} rule(s) of the rules thread differ from the game's ruleset; "
+                   f"check them, or use `daoyan ruleset derive {g.path}`", err=True)
