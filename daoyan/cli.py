@@ -19,6 +19,16 @@ COMMANDS = ("scan", "votes", "activity", "check", "lint", "report", "flags", "ca
 
 
 class _Group(click.Group):
+    """Commands are imported when run (or listed by --help): `daoyan lint` need not load the scraper."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        return importlib.import_module(f"daoyan.commands.{cmd_name}").command
+
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
@@ -37,10 +47,6 @@ class _Group(click.Group):
 @click.version_option(__version__, prog_name="daoyan")
 def cli() -> None:
     """导演: reads a Discuz! forum game for its director — votes, activity, speech, reports."""
-
-
-for _name in COMMANDS:
-    cli.add_command(importlib.import_module(f"daoyan.commands.{_name}").command)
 
 
 def main() -> None:

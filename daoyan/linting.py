@@ -15,7 +15,12 @@ _FORMAT_CODES = {"bad_format", "missing_reason"}
 
 
 def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
-    """The ballot a loose post reads as (no roster: the target as written), or None."""
+    """The ballot a loose post reads as (no roster: the target as written), or None.
+    Without a roster only a ballot attempt reads as one, and every attempt holds a ballot
+    label as written: a post without one is not parsed (most loose posts are talk)."""
+    v = ruleset.vote
+    if not any(label in text for label in (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)):
+        return None
     post = Post(tid=0, pid=0, floor=0, author="", uid=None, posted_at=datetime.now(timezone.utc),
                 time_precision="second", message_html="", text=text)
     b = parse_ballot(post, ruleset.vote, (), ())

@@ -30,12 +30,12 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import ahocorasick_rs
 
 from . import normalize
-from .regex_hints import guarded, required_literals
+from .regex_hints import guarded, guarded_source, required_literals
 from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
@@ -87,7 +87,8 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        self.segmenter = Segmenter(lexicon.allow)
+        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
+        self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
 
     def union(self, category: str, order: tuple[int, ...]) -> "re.Pattern[str] | None":
         """One search of the category's patterns `order` at once, which rejects most anchored
@@ -181,6 +182,35 @@ def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
                   extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
 
 
+def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple[tuple, Callable, Callable]:
+    """segment.quick_table and a loader of segment.boundary_words for the keys whose hits ask
+    jieba (words, sounds, terms of two characters). jieba loads only to build them; both are
+    kept between runs by startup_cache under the lexicon's digest (jieba's dictionary is in
+    the cache's fingerprint), the words read only on the first boundary question."""
+    from .segment import boundary_words, quick_table, sharded_dictionary
+
+    digest = _lexicon_digest(lexicon)
+
+    def build() -> tuple:
+        ks = [k for k, ts in keyed if k and any(
+            kind in ("word", "sound") or (kind == "term" and len(k) <= 2) for kind, _, _ in ts)]
+        return quick_table(Segmenter(lexicon.allow).tokenizer(), {k[0] for k in ks}, {k[-1] for k in ks})
+
+    quick = cached("boundaries", build, extra=digest)
+
+    ends = hashlib.sha256(("".join(sorted(quick[0])) + "|" + "".join(sorted(quick[1]))).encode()).hexdigest()
+
+    def words() -> frozenset[str]:
+        return cached("boundary-words", lambda: boundary_words(Segmenter(lexicon.allow).tokenizer(), quick[0], quick[1]),
+                      extra=f"{digest}|{ends}")
+
+    def dictionary() -> tuple[dict[str, bytes], int]:
+        return cached("jieba-shards", lambda: sharded_dictionary(Segmenter(lexicon.allow).tokenizer()),
+                      extra=hashlib.sha256(repr(lexicon.allow).encode()).hexdigest())
+
+    return quick, words, dictionary
+
+
 def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
     """The automaton's entries, each category's patterns' required literals, and the keys the
     dense view can hold as they are (two letters or more, no digit, no doubled hanzi)."""
@@ -214,7 +244,7 @@ def _union(patterns: list[Pattern]) -> "re.Pattern[str] | None":
     if any(re.search(r"\\[1-9]|\(\?P[=<]|\(\?[aiLmsux]+\)", src) for src in sources):
         return None
     try:
-        return guarded(re.compile("|".join(f"(?:{src})" for src in sources), re.M))
+        return guarded_source("|".join(f"(?:{src})" for src in sources), re.M)
     except re.error:
         return None
 

@@ -83,6 +83,23 @@ def _first(items: list) -> list[str] | None:
     return None if f is None or f[1] else f[0]
 
 
+def guarded_source(pattern: str, flags: int = 0) -> "re.Pattern[str]":
+    """`guarded(re.compile(pattern, flags))`, parsing the pattern once less (raises re.error
+    where re.compile would)."""
+    if _p is None or flags & (re.IGNORECASE | re.VERBOSE):
+        return re.compile(pattern, flags)
+    try:
+        first = _first(_p.parse(pattern, flags).data)
+    except (AttributeError, TypeError, ValueError):
+        first = None
+    if not first:
+        return re.compile(pattern, flags)
+    try:
+        return re.compile(f"(?=[{''.join(dict.fromkeys(first))}])(?:{pattern})", flags)
+    except re.error:
+        return re.compile(pattern, flags)
+
+
 def guarded(regex: "re.Pattern[str]") -> "re.Pattern[str]":
     """`regex` with a lookahead of its possible first characters (or `regex` itself)."""
     if _p is None or regex.flags & (re.IGNORECASE | re.VERBOSE) or not isinstance(regex.pattern, str):

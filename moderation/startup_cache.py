@@ -65,6 +65,7 @@ def fingerprint() -> str:
             h.update(p.read_bytes())
     h.update(_data_file("pypinyin", "pinyin_dict.py"))
     h.update(_data_file("opencc", "dictionary/TSCharacters.txt"))
+    h.update(_data_file("jieba", "dict.txt"))
     return h.hexdigest()
 
 

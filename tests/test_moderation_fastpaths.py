@@ -91,6 +91,42 @@ def test_fast_jieba_load_gives_jiebas_own_cut():
     assert len(tk.FREQ) > 300_000
 
 
+def _plain_and_quick_segmenters():
+    from moderation.checker import _engine
+    from moderation.loader import load_lexicon
+    from moderation.segment import Segmenter
+
+    return Segmenter(load_lexicon().allow), _engine().segmenter
+
+
+# windows of the characters hits start and end with, words that reach across them (输入你的,
+# 日常, 操场, 孙子兵法, 马甲线), ASCII runs (jieba joins letters and digits) and punctuation
+_BOUNDARY_TEXT = st.text(alphabet="输入你的日常操场孙子兵法马甲线傻逼草泥我他妈卧槽死全家b2ab1 ，。\n", max_size=24)
+
+
+@settings(max_examples=500)
+@given(_BOUNDARY_TEXT, st.data())
+def test_quick_boundaries_answer_as_jieba_does(text, data):
+    """The engine's segmenter (cached boundary table, words that can cross a hit's ends, jieba's
+    dictionary read shard by shard) gives jieba's own answers."""
+    plain, quick = _plain_and_quick_segmenters()
+    if len(text) < 2:
+        return
+    start = data.draw(st.integers(0, len(text) - 1))
+    end = data.draw(st.integers(start + 1, min(len(text), start + 3)))
+    assert quick.split_apart(text, start, end) == plain.split_apart(text, start, end)
+    assert quick.is_word(text, start, end) == plain.is_word(text, start, end)
+    assert quick.has_everyday_char(text[start:end]) == plain.has_everyday_char(text[start:end])
+
+
+def test_quick_boundaries_on_named_cases():
+    plain, quick = _plain_and_quick_segmenters()
+    for text, start, end in [("请输入你的姓名", 2, 4), ("日常打卡", 0, 2), ("去操场跑步", 1, 3),
+                             ("孙子兵法", 0, 2), ("马甲线练了三个月", 0, 2), ("今天出他，傻逼", 5, 7)]:
+        assert quick.split_apart(text, start, end) == plain.split_apart(text, start, end), text
+        assert quick.is_word(text, start, end) == plain.is_word(text, start, end), text
+
+
 # ---- the checker's own shortcuts: gated categories and pattern unions against the plain form
 
 def _checkers():
