@@ -122,20 +122,22 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
                                  priest=None if st.priest in gone else st.priest)
     mid = out_during(game, day)
     by_role = _posts_by_role(game, store, day)
-    acc = acceleration(by_role.get("progress", []), ruleset=game.ruleset, day=d, state=st, out_at=mid, at=at)
+    left = dict(mid)
+    for p, t in (sent_off or {}).items():  # sent off mid-day before the vote (004): gone from then, as an out
+        left[p] = min(t, left[p]) if p in left else t
+    # 004 超过所有存活玩家的二分之一: a player sent off before the vote is not living from then
+    acc = acceleration(by_role.get("progress", []), ruleset=game.ruleset, day=d, state=st, out_at=left, at=at)
     vote_posts = by_role.get("vote", [])
     revs = store.revisions(p.pid for p in vote_posts if p.edited)
     votes = count_votes(vote_posts, rules=game.ruleset, day=d, state=st, at=at, accelerated=acc.accelerated,
                         proxies=[p for p in game.proxies if p.day == day], revisions=revs,
                         priest=priest_for(game, store, day) or "", out_at=mid,
                         accelerated_since=acc.granted_at if acc.accelerated else None,
+                        accelerated_window=acc.was_accelerated,
                         ejected={p: (t if t is not None else d.closes) for p, t in (ejected or {}).items()})
     election = None
     if d.election_tid and game.ruleset.election.enabled:
         election = elect_priest(by_role.get("election", []), rules=game.ruleset, day=d, state=st, at=at)
-    left = dict(mid)
-    for p, t in (sent_off or {}).items():  # sent off mid-day before the vote (004): gone from then, as an out
-        left[p] = min(t, left[p]) if p in left else t
     act = count_activity(by_role, ruleset=game.ruleset, day=d, state=st, out_at=left, at=at)
     return st, votes, election, act, acc, by_role
 

@@ -17,7 +17,7 @@ from .store import Store
 
 
 def forum_key(base_url: str) -> str:
-    """The forum a base URL names, as compared: scheme, lower-case host, port, path; never credentials."""
+    """The forum a base URL names, as recorded: scheme, lower-case host, port, path; never credentials."""
     parts = urlsplit(base_url.strip())
     host = (parts.hostname or "").lower()
     try:
@@ -29,6 +29,11 @@ def forum_key(base_url: str) -> str:
         netloc += f":{port}"
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return f"{parts.scheme.lower()}://{netloc}{path}"
+
+
+def _same_forum(a: str, b: str) -> bool:
+    """Whether two recorded forums are one: a forum that moved from http to https is the same."""
+    return a.split("://", 1)[-1] == b.split("://", 1)[-1]
 
 
 def _meta(store: Store, key: str) -> str | None:
@@ -57,9 +62,11 @@ def check_owner(store: Store, game: Game) -> None:
     """Refuse a store that holds another game: another forum, or none of this game's threads."""
     forum = _meta(store, "forum")
     mine = forum_key(game.forum.base_url)
-    if forum is not None and forum != mine:
+    if forum is not None and not _same_forum(forum, mine):
         raise StoreError(f"{store.path}: this store belongs to a game on {forum}, not to {game.path} "
-                         f"(forum {mine}); give each game its own store (`store =` in [game])")
+                         f"(forum {mine}); give each game its own store (`store =` in [game]), or, if the "
+                         f"forum itself moved, record its new address: sqlite3 {store.path} "
+                         f"\"update meta set value='{mine}' where key='forum'\"")
     held = _stored_tids(store)
     if held and not held & set(game.tids):
         name = _meta(store, "game_name")

@@ -18,9 +18,6 @@ from gamedef.names import normalize_name
 
 from .store import Store, decide_flag
 
-_TABLES = ("director_events", "director_cards", "desk_actions")
-
-
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -33,6 +30,8 @@ def ensure_tables(store: Store) -> None:
     db["director_cards"].create({"id": int, "day": int, "player": str, "card": str, "rule": str, "reason": str,
                                  "pid": int, "at": str, "created_at": str, "created_by": str}, pk="id",
                                 if_not_exists=True)
+    if "at" not in db["director_cards"].columns_dict:  # a store from before cards kept their moment
+        db["director_cards"].add_column("at", str)
     db["desk_actions"].create({"id": int, "at": str, "who": str, "action": str, "day": int, "summary": str,
                                "undo": str, "undone_at": str, "undone_by": str}, pk="id", if_not_exists=True)
 
@@ -46,20 +45,48 @@ def _rows(store: Store, sql: str, args: list[Any] | None = None) -> list[sqlite3
         raise
 
 
+def _table(store: Store, table: str) -> list[dict[str, Any]]:
+    """Every row of a record table as a dict (a column added later is simply absent from older rows)."""
+    try:
+        cur = store.db.execute(f"select * from [{table}] order by id")
+    except sqlite3.OperationalError as e:  # a store written before the desk: no records yet
+        if "no such table" in str(e):
+            return []
+        raise
+    names = [c[0] for c in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def _moment(text: str | None, game: Game) -> datetime | None:
+    return datetime.fromisoformat(text).astimezone(game.timezone) if text else None
+
+
 def stored_events(store: Store, game: Game) -> tuple[Event, ...]:
-    out = []
-    for day, kind, player, reason, at in _rows(store, "select day, kind, player, reason, at from director_events "
-                                                      "order by id"):
-        when = datetime.fromisoformat(at).astimezone(game.timezone) if at else None
-        out.append(Event(day=day, kind=kind, player=player or None, reason=reason or None, at=when))
-    return tuple(out)
+    return tuple(Event(day=r["day"], kind=r["kind"], player=r.get("player") or None, reason=r.get("reason") or None,
+                       at=_moment(r.get("at"), game)) for r in _table(store, "director_events"))
+
+
+def given_at(game: Game, day: int, at: str | None, created_at: str | None) -> datetime | None:
+    """When a hand-given card takes effect: the moment the director entered, else the moment the
+    director gave it when that lies inside the day (a red during the day ejects from then, per
+    `cards.red_resolves`); a card given after the day closed takes effect at the settlement (None)."""
+    if at:
+        return datetime.fromisoformat(at).astimezone(game.timezone)
+    if not created_at:
+        return None
+    try:
+        d = game.day(day)
+    except DaoyanError:
+        return None
+    given = datetime.fromisoformat(created_at).astimezone(game.timezone)
+    return given if d.opens <= given <= d.closes else None
 
 
 def stored_cards(store: Store, game: Game) -> tuple[ManualCard, ...]:
-    return tuple(ManualCard(day=day, player=player, card=card, rule=rule or "", reason=reason or "", pid=pid,
-                            at=datetime.fromisoformat(at).astimezone(game.timezone) if at else None)
-                 for day, player, card, rule, reason, pid, at in
-                 _rows(store, "select day, player, card, rule, reason, pid, at from director_cards order by id"))
+    return tuple(ManualCard(day=r["day"], player=r["player"], card=r["card"], rule=r.get("rule") or "",
+                            reason=r.get("reason") or "", pid=r.get("pid"),
+                            at=given_at(game, r["day"], r.get("at"), r.get("created_at")))
+                 for r in _table(store, "director_cards"))
 
 
 def with_records(game: Game, store: Store) -> Game:
@@ -111,10 +138,15 @@ def decide(store: Store, game: Game, flag: dict[str, Any], state: str, card: str
 
 
 def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule: str, reason: str, who: str,
-             pid: int | None = None, at: datetime | None = None) -> int:
-    """A card given by hand; `at` (optional) is when it was given, so a red during the day ejects from then."""
+             pid: int | None = None, at: datetime | None = None, now: datetime | None = None) -> int:
+    """A card given by hand; `at` (optional) is when it takes effect, so a red during the day ejects from
+    then. Without one, the card is dated by when the director gave it (`now`, default the clock) if that
+    is inside the day; after the day's close it takes effect at the settlement."""
     d = game.day(day)
     at = _within(d, at, game)
+    if at is None:
+        given = (now or datetime.now(timezone.utc)).astimezone(game.timezone)
+        at = given if d.opens <= given <= d.closes else None
     name = _player(game, player)
     if card not in game.ruleset.cards.colors:
         raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
@@ -208,4 +240,4 @@ def actions(store: Store, limit: int = 50) -> list[dict[str, Any]]:
 
 
 __all__ = ["with_records", "ensure_tables", "decide", "add_card", "add_event", "log_only", "undo", "actions",
-           "stored_events", "stored_cards", "_TABLES"]
+           "stored_events", "stored_cards"]

@@ -85,6 +85,9 @@ class Acceleration:
     delay_granted_at: datetime | None = None
     delay_granted_pid: int | None = None
     cutoff: datetime | None = None
+    # granted, then ended by a delay granted later (M84 延迟成功时，不再视为“执行加速”状态): the day was
+    # accelerated from `granted_at` of this pair until the delay; None otherwise
+    was_accelerated: tuple[datetime, datetime] | None = None
     posts: tuple[ProgressRequest, ...] = ()  # posts with a stance (request, second, objection, withdrawal)
     readings: tuple[ProgressRequest, ...] = ()  # every post of the thread, as it was read
     counted_requests: tuple[ProgressRequest, ...] = ()  # the request behind each name in `requests`
@@ -101,6 +104,8 @@ class Acceleration:
             "delay_granted_at": self.delay_granted_at.isoformat() if self.delay_granted_at else None,
             "delay_granted_pid": self.delay_granted_pid,
             "cutoff": self.cutoff.isoformat() if self.cutoff else None,
+            **({"was_accelerated": [self.was_accelerated[0].isoformat(), self.was_accelerated[1].isoformat()]}
+               if self.was_accelerated else {}),
             "posts": [p.to_json() for p in self.posts],
             "readings": [p.to_json() for p in self.readings],
             "counted_requests": [{"player": p.player, "floor": p.floor, "pid": p.pid,
@@ -350,9 +355,12 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
         elif override and not accelerated:
             g_at, g_pid, g_floor = day.opens, None, None
         accelerated = override
+    window = None
+    if source == "thread" and not accelerated and acc_g is not None and del_g is not None and del_g[0] >= acc_g[0]:
+        window = (acc_g[0], del_g[0])
     if not accelerated:
         g_at, g_pid, g_floor = None, None, None
-    return Acceleration(
+    return Acceleration(was_accelerated=window,
         day=day.number, requests=tuple(asking[ACCELERATE]), delays=tuple(asking[DELAY]), living=living,
         needed=needed(rules, living), accelerated=accelerated, delayed=delayed, source=source,
         granted_at=g_at, granted_pid=g_pid, granted_floor=g_floor,

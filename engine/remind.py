@@ -14,7 +14,7 @@ from gamedef.gamefile import Day, lock_start
 from gamedef.ruleset import Ruleset
 
 from .activity import DayActivity
-from .lurking import DayRecord
+from .lurking import DayRecord, day_record, lurking_penalties
 
 
 @dataclass(frozen=True)
@@ -54,23 +54,28 @@ def single_day_threshold(ruleset: Ruleset) -> int:
 
 def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity, not_voted: Sequence[str],
               history: Sequence[DayRecord] = (), accelerated: bool = False) -> Reminder:
-    """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days
-    (non-accelerated ones count toward multi-day rules)."""
+    """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days.
+    `at_risk` lists who would get a multi-day card if the day ended with the posts they have now."""
     threshold = single_day_threshold(ruleset)
     counted = activity.counted
     below = tuple(Short(p.player, counted[p.player], threshold - counted[p.player],
                         ruleset.citation(next(r.rule for r in ruleset.lurking if r.kind == "posts_below" and r.days == 1)))
                   for p in activity.players if counted[p.player] < threshold)
     risk: list[Short] = []
-    earlier = [h for h in history if h.day < day.number and not h.accelerated]
-    for r in ruleset.lurking:
-        if r.kind != "posts_below" or r.days <= 1 or len(earlier) < r.days - 1:
-            continue
-        run = earlier[-(r.days - 1):]
-        for p in activity.players:
-            if all(h.posts.get(p.player, 0) < r.threshold for h in run if p.player in h.living) \
-                    and all(p.player in h.living for h in run) and counted[p.player] < r.threshold:
-                risk.append(Short(p.player, counted[p.player], r.threshold - counted[p.player], ruleset.citation(r.rule)))
+    multi = [r for r in ruleset.lurking if r.kind == "posts_below" and r.days > 1]
+    if multi:
+        # would the day, ending with today's posts so far, give the multi-day card? Asked of the lurking
+        # rules themselves, so a warning and the card never disagree (a run that earned its card restarts).
+        everyone = [p.player for p in activity.players]
+        today = day_record(activity, accelerated=accelerated, voted=everyone)
+        earlier = [h for h in history if h.day < day.number]
+        pens = lurking_penalties(earlier + [today], ruleset=ruleset)
+        for r in multi:
+            cite = ruleset.citation(r.rule)
+            for pen in pens:
+                if pen.kind == "posts_below" and pen.rule == cite and pen.threshold == r.threshold \
+                        and len(pen.days) == r.days and pen.counts:
+                    risk.append(Short(pen.player, pen.counts[-1], r.threshold - pen.counts[-1], cite))
     if accelerated and ruleset.acceleration.no_lurking_penalty_when_accelerated:
         below, risk = (), []  # M84 执行加速时 … 发言不足或未投票者将不被判罚: nobody to chase for posts
     lock = lock_start(day, ruleset.vote.lock_minutes)

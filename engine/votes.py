@@ -305,25 +305,29 @@ def count_votes(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DaySt
                 revisions: Mapping[int, Sequence[tuple[datetime, str]]] = {}, priest: str | None = None,
                 out_at: Mapping[str, datetime] = {}, directors: Sequence[str] | None = None,
                 accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
-                ejected: Mapping[str, datetime] = {}) -> VoteCount:
+                ejected: Mapping[str, datetime] = {},
+                accelerated_window: tuple[datetime, datetime] | None = None) -> VoteCount:
     """The count of `day`'s vote thread as of `at` (default: the day's close, with every later
     ballot shown as `after_close`). `priest` defaults to `state.priest`; pass "" for none.
 
     `accelerated_since` is the moment acceleration took effect (None with `accelerated`: the whole
     day); `survivors` names players who stay in if they lead (004 捍卫 / 尊贵) with the reason;
     `ejected` names players sent off by a red card during the day (红牌罚下) and when, counted per
-    `cards.red_resolves`."""
+    `cards.red_resolves`. `accelerated_window` is a spell of acceleration a later delay ended (M84
+    延迟成功时，不再视为“执行加速”状态): changes posted inside it are void (执行加速时不允许改票)."""
     return replay(posts, rules=rules, day=day, state=state, at=at, accelerated=accelerated, proxies=proxies,
                   revisions=revisions, priest=state.priest if priest is None else (priest or None),
                   out_at=out_at, directors=state.directors if directors is None else tuple(directors),
-                  accelerated_since=accelerated_since, survivors=survivors or dict(state.survives), ejected=ejected)
+                  accelerated_since=accelerated_since, survivors=survivors or dict(state.survives), ejected=ejected,
+                  accelerated_window=accelerated_window)
 
 
 def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, at: datetime | None,
            accelerated: bool, proxies: Sequence[ProxyVote], revisions: Mapping[int, Sequence[tuple[datetime, str]]],
            priest: str | None, out_at: Mapping[str, datetime], directors: Sequence[str],
            accelerated_since: datetime | None = None, survivors: Mapping[str, str] = {},
-           ejected: Mapping[str, datetime] = {}) -> VoteCount:
+           ejected: Mapping[str, datetime] = {},
+           accelerated_window: tuple[datetime, datetime] | None = None) -> VoteCount:
     """The replay behind `count_votes` and the priest election (which passes no priest)."""
     vr = rules.vote
     closes, opens = day.closes, day.opens
@@ -456,6 +460,12 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                         probs.append(Problem("change_while_accelerated",
                                              f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
                                              "after_granted），此次改票作废，原票仍有效。"))
+                elif accelerated_window is not None and not vr.changes_while_accelerated and t is not None \
+                        and accelerated_window[0] <= t < accelerated_window[1]:
+                    w0, w1 = accelerated_window
+                    probs.append(Problem("change_while_accelerated",
+                                         f"本讨论日{_hm(w0)}至{_hm(w1)}执行加速（其后延时成功，不再视为执行加速），"
+                                         "此次改票发于加速期间，作废，原票仍有效。"))
                 own_lock, own_minutes = (proxy_lock, pv_minutes) if b.proxy else (lock, vr.lock_minutes)
                 if t is not None and t >= own_lock and (not b.proxy or vr.lock_applies_to_proxy):
                     who = "代投改票" if b.proxy else "改票"

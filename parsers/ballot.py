@@ -21,6 +21,9 @@ from .models import Post
 # look-alike is read as a ballot, never silently as "not voted".
 _WIDE_COLONS = "：﹕︰∶꞉ː"
 _TRIM = " \t\r\n\u3000。．.，,、！!？?；;~～"
+# A label may stand in the brackets the rule post prints around 【投票格式】: 【投票对象】：包子, and a whole
+# field may be bracketed: 【投票对象：包子】. The brackets are decoration, never part of the label or value.
+_OPEN, _CLOSE = "[【\\[]?", "[】\\]]?"
 
 
 @dataclass(frozen=True)
@@ -67,14 +70,14 @@ def _labels(rules: VoteRules) -> list[str]:
 
 def _any_label_re(rules: VoteRules) -> re.Pattern[str]:
     alts = "|".join(re.escape(x) for x in sorted(set(_labels(rules)), key=len, reverse=True))
-    return re.compile(f"({alts})\\s*[:{_WIDE_COLONS}]")
+    return re.compile(f"({alts})\\s*{_CLOSE}\\s*[:{_WIDE_COLONS}]")
 
 
 def is_ballot_attempt(text: str, rules: VoteRules) -> bool:
     """A post tries to vote when a ballot label is followed by a colon (either width), or a line
     starts with a target label. Talk that merely mentions 投票对象 mid-sentence is not a ballot."""
     alts = "|".join(re.escape(x) for x in _labels(rules))
-    if re.search(f"(?:{alts})\\s*[:{_WIDE_COLONS}]", text):
+    if re.search(f"(?:{alts})\\s*{_CLOSE}\\s*[:{_WIDE_COLONS}]", text):
         return True
     targets = "|".join(re.escape(x) for x in (rules.target_label, rules.change_target_label))
     return re.search(f"(?m)^[\\s*#>【\\[]*(?:{targets})(?:\\s+|[=＝-])\\S", text) is not None
@@ -227,8 +230,12 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
     colon = _colon_class(rules)
     any_colon = f"[:{_WIDE_COLONS}]"
     alts = "|".join(re.escape(x) for x in sorted(set(_labels(rules)), key=len, reverse=True))
-    hits = [(m.start(), m.end(), m.group(1), m.group(2))
-            for m in re.finditer(f"({alts})\\s*({any_colon})\\s*", body)]
+    hits = [(m.start(), m.end(), m.group(2), m.group(4), bool(m.group(1)) and not m.group(3))
+            for m in re.finditer(f"({_OPEN})\\s*({alts})\\s*({_CLOSE})\\s*({any_colon})\\s*", body)]
+
+    def unbracket(value: str, h: tuple) -> str:
+        """A field opened with 【 before its label closes after its value: 【投票对象：包子】."""
+        return re.sub(r"\s*[】\]]\s*$", "", value) if h[4] else value
     t_labels = (rules.target_label, rules.change_target_label)
     r_labels = (rules.reason_label, rules.change_reason_label)
     problems: list[Problem] = []
@@ -247,13 +254,13 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
     kind = "change" if any(h[2] == rules.change_target_label for h in targets) else "vote"
     if len(targets) > 1:
         return kind, None, "", [_format_problem(f"写了{len(targets)}个“{targets[0][2]}”，只能有一个")]
-    t_start, v_start, t_label, _ = targets[0]
+    t_start, v_start, t_label = targets[0][:3]
     if not colon_ok(targets[0]):
         problems.append(_format_problem(f"“{t_label}”后面须用全角冒号“："))
     nxt = next((h[0] for h in hits if h[0] >= v_start), len(body))
     line_end = body.find("\n", v_start)
     stop = min(nxt, line_end if line_end >= 0 else len(body))
-    written = body[v_start:stop].strip(_TRIM)
+    written = unbracket(body[v_start:stop].strip(_TRIM), targets[0]).strip(_TRIM)
     if not written:
         return kind, None, "", problems + [_format_problem(f"“{t_label}：”后面没有写对象")]
 
@@ -263,7 +270,7 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
     if reasons and not after_target:
         problems.append(_format_problem(f"“{reasons[0][2]}”应写在“{t_label}”之后"))
     elif after_target:
-        r_start, r_value, r_label, _ = after_target[0]
+        r_start, r_value, r_label = after_target[0][:3]
         if r_label != want_reason:
             problems.append(_format_problem(f"“{t_label}”须配“{want_reason}”，而不是“{r_label}”"))
         if not rules.same_line_allowed and "\n" not in body[v_start:r_start]:
@@ -272,5 +279,5 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
             problems.append(_format_problem(f"“{r_label}”后面须用全角冒号“："))
         if len(after_target) > 1:
             problems.append(_format_problem(f"写了{len(after_target)}个“{r_label}：”，只能有一个"))
-        reason = body[r_value:].strip()
+        reason = unbracket(body[r_value:].strip(), after_target[0]).strip()
     return kind, written, reason, problems

@@ -123,6 +123,7 @@ class ForumClient:
                                 max_keepalive_connections=connections),
             transport=transport,
             follow_redirects=True,
+            event_hooks={"response": [_skip_redirect_body]},
         )
         if self.cookie_file is not None:
             load_cookies(self._http.cookies.jar, self.cookie_file)
@@ -351,6 +352,20 @@ class ForumClient:
         return Fetched(url=str(resp.url), status=resp.status_code, headers=headers,
                        content=content, text=decode(content, charset), charset=charset,
                        elapsed=elapsed, set_cookies=[c for c in cookies if c])
+
+
+async def _skip_redirect_body(response: httpx.Response) -> None:
+    """A redirect's own body is never read: httpx would unpack it whole before following (a gzip
+    bomb behind a 302), so it is drained raw, a little at most, and left empty."""
+    if not response.has_redirect_location or response.is_stream_consumed:
+        return
+    drained = 0
+    async for chunk in response.aiter_raw():
+        drained += len(chunk)
+        if drained > 2**20:
+            break
+    await response.aclose()
+    response._content = b""  # what httpx's aread() hands back for a body already read
 
 
 def _redact(content: bytes) -> bytes:

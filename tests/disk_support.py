@@ -68,7 +68,13 @@ def read_only(folder: Path) -> Iterator[None]:
                     return
             finally:
                 _umount(folder)
-        raise RuntimeError("running as root but cannot mount a read-only tmpfs")
+                shutil.rmtree(keep, ignore_errors=True)
+        # root ignores file permissions, and this machine lets it mount nothing: no way to make a
+        # folder root cannot write (the non-root path below is what CI runners take)
+        import pytest
+
+        shutil.rmtree(keep, ignore_errors=True)
+        pytest.skip("running as root without permission to mount: cannot make a read-only folder")
     modes = {}
     for p in [folder, *folder.rglob("*")]:
         modes[p] = p.stat().st_mode

@@ -152,6 +152,10 @@ def test_bad_input_is_one_message_not_a_crash(desk) -> None:
         r = post(c, path, page, **data)
         assert r.status_code == 200 and 'id="error"' in r.text, (path, data)
     assert c.get("/day/9").status_code == 400
+    r = c.get("/day/1?at=garbage")
+    assert r.status_code == 400 and "expected a local time" in r.text and "Traceback" not in r.text
+    r = c.get("/day/1?i=999")
+    assert r.status_code == 200 and BeautifulSoup(r.text, "html.parser").select_one("#day")["data-at"] == ""
 
 
 def test_the_slider_count_is_votes_at(desk, game: Path) -> None:  # noqa: F811
@@ -391,3 +395,114 @@ def test_a_hand_card_keeps_its_moment(desk, game: Path) -> None:  # noqa: F811
     assert [e["at"][:16] for e in entries if e["source"] == "manual"] == ["2026-11-11T15:00"]
     r = post(c, "/day/1/card", page, player="青梅", card="red", rule="x", when="2026-11-12T15:00")
     assert 'id="error"' in r.text and "outside day 1" in r.text
+
+
+def test_the_count_shows_the_acceleration_and_the_readings_as_votes_does(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    soup = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    v = cli_json("votes", str(game), "--day", "1", "--json")
+    acc = v["acceleration"]
+    line = soup.select_one("#acceleration").get_text()
+    assert f"{len(acc['counted_requests'])}/{acc['needed']}" in line
+    fields = [td.get_text() for td in soup.select("#readings tbody tr td:first-child")]
+    assert fields == [r["field"] for r in v["readings"]] and fields
+
+
+def test_records_from_a_store_of_an_earlier_desk_are_read(game: Path) -> None:  # noqa: F811
+    """A director_cards table without the moment column (an earlier desk): read, then extended."""
+    import sqlite3
+
+    from gamedef.gamefile import load_game
+
+    from daoyan import records
+    from daoyan.store import Store
+
+    con = sqlite3.connect(game.with_name("game.sqlite"))
+    con.execute("create table director_cards (id integer primary key, day int, player text, card text, rule text, "
+                "reason text, pid int, created_at text, created_by text)")
+    con.execute("insert into director_cards (day, player, card, rule, reason) values (1, '青梅', 'blue', 'r', '旧')")
+    con.commit()
+    con.close()
+    g = load_game(game)
+    with Store(g.store_path) as store:
+        assert [(c.player, c.card, c.at) for c in records.stored_cards(store, g)] == [("青梅", "blue", None)]
+        records.add_card(store, g, day=1, player="白露", card="blue", rule="r", reason="", who="t",
+                         at=g.day(1).closes)
+        assert [c.at for c in records.stored_cards(store, g)] == [None, g.day(1).closes]
+
+
+def test_the_preview_of_any_text_has_only_safe_elements() -> None:
+    """Whatever the text, the preview holds only the renderer's own elements, and links only to http(s)."""
+    import warnings
+
+    from bs4 import MarkupResemblesLocatorWarning
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from daoyan.desk.preview import bbcode_to_html
+
+    alphabet = st.sampled_from(list("[]/=*<>\"' bcolrsizeutdatbl#:0159jvp") + ["[url=", "[color=", "javascript:",
+                                                                                "http://x/", "[/url]", "<script>"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(alphabet, max_size=40).map("".join))
+    def check(text: str) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)  # a bare url is the point here
+            soup = BeautifulSoup(str(bbcode_to_html(text)), "html.parser")
+        for tag in soup.find_all(True):
+            assert tag.name in {"b", "table", "tr", "td", "ul", "li", "span", "a", "br"}, (text, tag)
+            assert set(tag.attrs) <= {"class", "href", "target", "rel"}, (text, tag)
+            if tag.name == "a":
+                assert tag["href"].startswith(("http://", "https://")), (text, tag)
+
+    check()
+
+
+def test_the_page_says_how_fresh_its_posts_are(desk) -> None:
+    s, c = desk
+    before = BeautifulSoup(c.get("/day/2").text, "html.parser").select_one("#last-scan").get_text()
+    assert before.startswith("上次扫描")
+    r = post(c, "/day/2/rescan", c.get("/day/2").text)
+    after = BeautifulSoup(r.text, "html.parser").select_one("#last-scan")
+    assert after.get_text().startswith("上次扫描") and "bad" not in after.get("class", [])
+
+
+def test_the_reminder_is_what_remind_prints(desk, game: Path) -> None:  # noqa: F811
+    s, c = desk
+    soup = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    text = soup.select_one("#reminder-bbcode").get_text().replace("\r\n", "\n")
+    r = CliRunner().invoke(cli, ["remind", str(game), "--day", "1", "--at", "2026-11-11T22:00", "--bbcode"])
+    assert r.exit_code == 0, r.output
+    assert text == r.output
+
+
+def test_the_version_changes_when_the_cli_writes(desk, game: Path) -> None:  # noqa: F811
+    """A page open while the shell decides a flag can tell it is stale."""
+    s, c = desk
+    page = BeautifulSoup(c.get("/day/1").text, "html.parser")
+    shown = page.select_one("#day")["data-version"]
+    assert c.get("/day/1/version").text == shown
+    r = CliRunner().invoke(cli, ["flags", "dismiss", "32-insult", "--game", str(game)])
+    assert r.exit_code == 0, r.output
+    assert c.get("/day/1/version").text != shown
+
+
+def test_looking_changes_nothing(desk, game: Path) -> None:  # noqa: F811
+    """Only POSTs with the CSRF token write: every GET leaves the store as it was."""
+    import sqlite3
+
+    def dump() -> list[str]:
+        con = sqlite3.connect(game.with_name("game.sqlite"))
+        try:
+            return list(con.iterdump())
+        finally:
+            con.close()
+
+    s, c = desk
+    c.get("/day/1")
+    before = dump()
+    for path in ("/", "/day/1", "/day/2", "/day/1?i=2", "/day/1?at=now", "/day/1/version", "/day/9"):
+        c.get(path)
+        c.get(path, headers={"hx-request": "true"})
+    assert dump() == before

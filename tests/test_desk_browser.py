@@ -165,3 +165,23 @@ def test_an_error_reaches_the_page(desk, game: Path) -> None:  # noqa: F811
     page.locator("#flag-32-insult").get_by_role("button", name="驳回").click()
     page.locator("#error", has_text="game.toml").wait_for()
     assert [t for t in trouble if "400" not in t] == []
+
+
+def test_a_decision_made_in_the_shell_is_announced_on_the_open_page(desk, game: Path) -> None:  # noqa: F811
+    s, page, trouble = desk
+    page.goto(s.url + "day/1")
+    page.locator("#flags").wait_for()
+    assert page.evaluate("window.daoyanCheckFreshness()") is False
+    assert page.locator("#stale").is_hidden()
+    from click.testing import CliRunner
+
+    from daoyan.cli import cli
+
+    r = CliRunner().invoke(cli, ["flags", "dismiss", "32-insult", "--game", str(game)])
+    assert r.exit_code == 0, r.output
+    assert page.evaluate("window.daoyanCheckFreshness()") is True
+    page.locator("#stale").wait_for()
+    page.locator("#stale-reload").click()
+    page.locator("#flag-32-insult .state", has_text="已驳回").wait_for()
+    assert page.locator("#stale").is_hidden()
+    assert trouble == []

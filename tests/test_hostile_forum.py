@@ -241,3 +241,44 @@ def test_limits_exist_in_the_game_file() -> None:
     from gamedef.gamefile import FORUM_LIMITS
 
     assert FORUM_LIMITS["max_page_mb"][1] >= 64 and MAX_PAGES >= 10_000
+
+
+class _Redirecting(_Hostile):
+    """A 302 whose own body is a gzip bomb, to a page that is fine."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        if "page=1" in self.path:
+            bomb = self.server.bomb  # type: ignore[attr-defined]
+            self.send_response(302)
+            self.send_header("Location", self.path.replace("page=1", "page=2"))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(bomb)))
+            self.end_headers()
+            self.wfile.write(bomb)
+            return
+        body = "<html><body>版杀</body></html>".encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_a_gzip_bomb_in_a_redirect_is_never_unpacked() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Redirecting)
+    server.daemon_threads = True
+    server.bomb = gzip.compress(b"\0" * (300 * 2**20), 9)  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    async def go():
+        async with ForumClient(_url(server), rate=math.inf, retries=0) as forum:
+            return await forum.thread_page(3, 1)
+
+    try:
+        before = _peak_rss_kb()
+        page = asyncio.run(go())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert page.status == 200 and "版杀" in page.text and "page=2" in page.url
+    assert (_peak_rss_kb() - before) < 100 * 1024

@@ -199,3 +199,22 @@ def test_the_store_of_another_game_is_refused(scanned, tmp_path: Path) -> None:
     finally:
         con.close()
     assert len(before) > 0
+
+
+def test_a_forum_that_moved_keeps_its_store(scanned, tmp_path: Path) -> None:
+    """The same forum over https, or at a new address the director records, is no other game."""
+    import sqlite3
+
+    folder, base_url = scanned
+    store = tmp_path / "s.sqlite"
+    shutil.copy(folder / "game.sqlite", store)
+    https = _game_with_store(folder, tmp_path, store, base_url=base_url.replace("http://", "https://"))
+    assert run("votes", str(https), "--day", "1", "--json").exit_code == 0
+    moved = _game_with_store(folder, tmp_path, store, base_url="http://bbs.new-home.example/")
+    err = one_line_exit_2(run("votes", str(moved), "--day", "1"))
+    update = err.split("sqlite3 ", 1)[1].split(" ", 1)[1].strip().strip('"')
+    con = sqlite3.connect(store)
+    con.execute(update)
+    con.commit()
+    con.close()
+    assert run("votes", str(moved), "--day", "1", "--json").exit_code == 0

@@ -35,7 +35,7 @@ from .. import records
 from ..analysis import day_flags
 from ..commands._common import open_game, parse_at
 from ..store import Store
-from .shaping import EVENT_ZH, day_page, days_list, sync_ledger
+from .shaping import EVENT_ZH, day_page, days_list, store_version, sync_ledger
 
 HERE = Path(__file__).parent
 log = logging.getLogger("daoyan.desk")
@@ -179,6 +179,17 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
     async def day_view(request: Request) -> Response:
         return await run_in_threadpool(day_page_or_error, request)
 
+    def version_now() -> Response:
+        try:
+            game, store = load()
+            with store:
+                return PlainTextResponse(store_version(store, game))
+        except DaoyanError as e:
+            return PlainTextResponse(str(e), status_code=400)
+
+    async def version(request: Request) -> Response:
+        return await run_in_threadpool(version_now)
+
     def act(fn: Callable[[Game, Store, dict[str, str], int], str | None]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             form = {k: str(v) for k, v in (await request.form()).items()}
@@ -263,6 +274,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
 
     day_routes = [
         Route("/", day_view, methods=["GET"]),
+        Route("/version", version, methods=["GET"]),
         Route("/accept", act(flag_action("accepted")), methods=["POST"]),
         Route("/dismiss", act(flag_action("dismissed")), methods=["POST"]),
         Route("/reopen", act(flag_action("open")), methods=["POST"]),

@@ -47,9 +47,10 @@ class DeskServer:
         self.sock = bind(host, port)
         self.port = self.sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
-        allowed = {f"{shown}:{self.port}".lower(), f"localhost:{self.port}"} if is_loopback(host) else None
-        if allowed is not None and host == "localhost":
-            allowed.add(f"127.0.0.1:{self.port}")
+        allowed = None
+        if is_loopback(host):
+            names = {shown.lower(), "localhost"} | ({"127.0.0.1"} if host == "localhost" else set())
+            allowed = {f"{n}:{self.port}" for n in names} | (names if self.port == 80 else set())
         self.app = create_app(game_path, who=who, allowed_hosts=allowed)
         self.token = self.app.desk.token
         self.url = f"http://{shown}:{self.port}/{self.token}/"

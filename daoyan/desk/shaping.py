@@ -5,6 +5,8 @@ with their posts' context, the ledger, the reminder (as `remind`), the announcem
 """
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -97,6 +99,7 @@ def flag_cards(a: DayAnalysis) -> list[dict[str, Any]]:
                             "url": findpost_url(base, p.tid, p.pid), "mark": "前" if j < i else "后"}
                            for j, p in ((j, posts[j]) for j in (i - 1, i + 1) if i >= 0 and 0 <= j < len(posts))]
         f["url"] = findpost_url(base, f.get("tid"), f.get("pid"))
+        f["posted_at"] = posts[i].posted_at if i >= 0 else None
         out.append(f)
     order = {"open": 0, "accepted": 1, "dismissed": 2}
     return sorted(out, key=lambda f: (order.get(f["state"], 3), f.get("tid") or 0, f.get("floor") or 0))
@@ -135,8 +138,32 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
         "announcement": announcement, "announcement_html": bbcode_to_html(announcement),
         "colors": list(game.ruleset.cards.colors), "event_kinds": list(EVENT_KINDS),
         "actions": _local_actions(actions(store), game), "thread_zh": THREAD_ZH,
-        "live": d.opens <= now < d.closes, "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
+        "live": d.opens <= now < d.closes, "last_scan": last_scan(store, game),
+        "version": store_version(store, game), "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
     }
+
+
+def store_version(store: Store, game: Game) -> str:
+    """A fingerprint of what the page is made of — scans, decisions, the desk's records, the game file —
+    so a page open while `scan`, `watch` or `flags` write can tell that it is stale."""
+    parts = [str(game.path.stat().st_mtime_ns) if game.path.exists() else ""]
+    for sql in ("select max(id), max(finished_at) from scans", "select count(*), max(decided_at) from decisions",
+                "select max(id), count(undone_at) from desk_actions", "select max(id), count(*) from director_events",
+                "select max(id), count(*) from director_cards"):
+        try:
+            parts.append(repr(store.db.execute(sql).fetchone()))
+        except sqlite3.OperationalError:  # a record table this store does not have yet
+            parts.append("-")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def last_scan(store: Store, game: Game) -> dict[str, Any] | None:
+    """The newest scan that finished, and whether it went well: how fresh the page's posts are."""
+    row = store.db.execute("select finished_at, status from scans where finished_at is not null "
+                           "order by id desc limit 1").fetchone()
+    if row is None:
+        return None
+    return {"at": datetime.fromisoformat(row[0]).astimezone(game.timezone), "ok": row[1] == "ok", "status": row[1]}
 
 
 def _local_actions(rows: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:

@@ -24,6 +24,24 @@
       copied(button, document.execCommand("copy"));
     }
   });
+  // a page left open while `scan`, `watch` or `flags` write to the store says so
+  function checkFreshness() {
+    var day = document.getElementById("day");
+    if (!day || !day.dataset.versionUrl) return Promise.resolve(false);
+    return fetch(day.dataset.versionUrl, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (v) {
+      var stale = v !== null && v !== day.dataset.version;
+      var banner = document.getElementById("stale");
+      if (banner) {
+        banner.hidden = !stale;
+        document.getElementById("stale-reload").href = window.location.href;
+      }
+      return stale;
+    }, function () { return false; });
+  }
+  window.daoyanCheckFreshness = checkFreshness;
+  setInterval(checkFreshness, 30000);
   document.addEventListener("input", function (ev) {
     if (ev.target.id !== "moment") return;
     var stops = document.querySelectorAll("#moment-stops li");
