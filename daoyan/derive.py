@@ -141,6 +141,17 @@ def derive(text: str | Sequence[str], base: str | None = None, *, title: str | N
         d.sources[path] = f
     if reading.lurking:
         data["lurking"] = [{"rule": f.section, **f.value} for f in reading.lurking]
+    # a card the lurking rules give is a card of the game, whatever list the colours came from
+    colors = list(data.get("cards", {}).get("colors", []))
+    used = [lr.get("card", "yellow") for lr in data.get("lurking", [])]
+    missing = [c for c in dict.fromkeys(used) if c not in colors]
+    if missing:
+        order = ("green", "blue", "yellow", "red")
+        data.setdefault("cards", {})["colors"] = [c for c in order if c in colors or c in missing]
+        was = d.sources.get("cards.colors")
+        d.sources["cards.colors"] = Finding("cards.colors", data["cards"]["colors"], was.sentence if was else "",
+                                            was.section if was else "", "inferred",
+                                            f"with {', '.join(missing)}: the lurking rules give it")
     return d
 
 

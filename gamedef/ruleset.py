@@ -361,9 +361,6 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
         if required not in data:
             raise RulesetError(f"{where}: missing field {required!r}")
     rs = _build(Ruleset, data, where)
-    if rs.acceleration.threshold not in ("at_least_half", "more_than_half", "at_least", "more_than"):
-        raise RulesetError(f"{where}: acceleration.threshold {rs.acceleration.threshold!r} is not at_least_half, "
-                           "more_than_half, at_least or more_than")
     if not 0 < rs.acceleration.fraction <= 1:
         raise RulesetError(f"{where}: acceleration.fraction must be above 0 and at most 1")
     for lr in rs.lurking:

@@ -502,3 +502,9 @@ def test_synonyms_are_read_and_the_quote_is_the_posts_own() -> None:
     r = read_rule_post("投票后可以更改投票一次。\n单日发言少于三贴判黄牌。")
     assert r.fields["vote.max_changes"].sentence == "投票后可以更改投票一次。"
     assert r.lurking[0].sentence == "单日发言少于三贴判黄牌。" and r.lurking[0].value["text"] == "单日发言少于三贴判黄牌。"
+
+
+def test_a_lurking_card_is_one_of_the_colours() -> None:
+    post = "判罚\n累计两张黄牌合并为一张红牌。红牌罚下。\n潜水\n（1）单日发言不足三帖判罚一张蓝牌"
+    rs = validated(derive(post))
+    assert rs.cards.colors == ("blue", "yellow", "red") and rs.lurking[0].card == "blue"
