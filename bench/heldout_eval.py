@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from moderation.sounds import _common_chars  # noqa: E402  (GB2312 level-1: the everyday hanzi)
+
 # (term, category): a stranger's list of what players write, not taken from the lexicon
 SEED_TERMS: list[tuple[str, str]] = [
     ("傻逼", "insult"), ("脑残", "insult"), ("智障", "insult"), ("白痴", "insult"), ("弱智", "insult"),
@@ -77,14 +79,7 @@ def _pinyin(term: str) -> list[str]:
 
 
 def _common() -> list[str]:
-    out = []
-    for hi in range(0xB0, 0xD8):
-        for lo in range(0xA1, 0xFF):
-            try:
-                out.append(bytes((hi, lo)).decode("gb2312"))
-            except UnicodeDecodeError:
-                pass
-    return out
+    return list(_common_chars())
 
 
 def disguises(term: str, rnd: random.Random, common: list[str]) -> dict[str, list[str]]:

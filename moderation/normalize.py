@@ -225,22 +225,7 @@ def squeeze(text: str) -> Squeezed:
             if (c := m.group(1)).isalnum() and not c.isdecimal()]
     if runs:
         cuts = sorted(cuts + runs) if cuts else runs
-    if not cuts:
-        return Squeezed(text, (), (), n)
-    pieces: list[str] = []
-    at: list[int] = []
-    shift: list[int] = []
-    last = removed = out_len = 0
-    for start, end, keep in cuts:
-        pieces.append(text[last:start])
-        pieces.append(keep)
-        out_len += start - last + len(keep)
-        removed += end - start - len(keep)
-        at.append(out_len)
-        shift.append(removed)
-        last = end
-    pieces.append(text[last:])
-    return Squeezed("".join(pieces), tuple(at), tuple(shift), n)
+    return _cut(text, cuts)
 
 
 _TRAIL = re.compile(rf"(?:{FILLERS})+$")
