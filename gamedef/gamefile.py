@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .errors import GameFileError, RulesetError
 from .names import display_name, normalize_name
 from .ruleset import Ruleset, load_ruleset
+from .textfile import read_utf8
 
 EVENT_KINDS = ("out", "priest", "whistled", "unwhistled", "accelerated", "delayed", "excused", "survives")
 CARD_COLORS = ("green", "blue", "yellow", "red")
@@ -515,12 +516,7 @@ def load_game(path: str | os.PathLike) -> Game:
     p = Path(path)
     if not p.is_file():
         raise GameFileError(str(p), None, "no such game file")
-    try:
-        text = p.read_text("utf-8")
-    except UnicodeDecodeError as e:
-        raise GameFileError(str(p), None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise GameFileError(str(p), None, f"cannot read: {e.strerror}") from None
+    text = read_utf8(p, lambda reason: GameFileError(str(p), None, reason))
     return parse_game(text, p)
 
 

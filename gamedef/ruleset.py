@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RulesetError
+from .textfile import read_utf8
 
 
 @dataclass(frozen=True)
@@ -397,10 +398,5 @@ def load_ruleset(spec: str, base: Path | None = None) -> Ruleset:
         path = base / path
     if not path.is_file():
         raise RulesetError(f"unknown ruleset {spec!r}: not a preset ({', '.join(PRESETS)}) nor a file")
-    try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError as e:
-        raise RulesetError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise RulesetError(f"{path}: cannot read: {e.strerror}") from None
+    text = read_utf8(path, lambda reason: RulesetError(f"{path}: {reason}"))
     return parse_ruleset(text, str(path))

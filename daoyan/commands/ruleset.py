@@ -9,6 +9,7 @@ import click
 
 from gamedef.errors import DaoyanError, RulesetError, StoreError
 from gamedef.ruleset import PRESETS
+from gamedef.textfile import read_utf8
 
 from ..derive import derive, rules_thread_floors, rules_thread_tid, to_json, to_toml, validated
 from ._common import echo_json
@@ -29,12 +30,7 @@ def read_source(source: str) -> tuple[list[str] | str, str | None]:
     path = Path(source)
     if not path.is_file():
         raise DaoyanError(f"{source}: no such file (expected a rule post as text, or a game file)")
-    try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError as e:
-        raise DaoyanError(f"{source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise DaoyanError(f"{source}: cannot read: {e.strerror}") from None
+    text = read_utf8(path, lambda reason: DaoyanError(f"{source}: {reason}"))
     if not _is_game_file(path, text):
         if not text.strip():
             raise DaoyanError(f"{source}: the file is empty (expected a rule post)")
