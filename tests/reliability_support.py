@@ -66,3 +66,12 @@ def game_tids(forum) -> list[int]:
             if t and t not in tids:
                 tids.append(t)
     return tids + [RULES_TID]
+
+
+def one_line_exit_2(r) -> str:
+    """A CliRunner result that failed the way a director should see it: one line, exit 2, no traceback."""
+    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    err = r.stderr.strip()
+    assert err.startswith("daoyan: ") and "\n" not in err and "Traceback" not in r.output, err
+    return err

@@ -18,7 +18,7 @@ from gamedef.ruleset import load_ruleset
 from daoyan.scan import scan_game
 
 from .disk_support import fill, read_only, small_disk
-from .reliability_support import NOW, fast_game
+from .reliability_support import NOW, fast_game, one_line_exit_2
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,13 +38,6 @@ opens = 2026-12-01T10:00:00
 closes = 2026-12-02T22:00:00
 """
 
-
-def one_line_exit_2(r) -> str:
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    err = r.stderr.strip()
-    assert err.startswith("daoyan: ") and "\n" not in err and "Traceback" not in r.output, err
-    return err
 
 
 def votes(tmp_path: Path, text: str, *extra: str):

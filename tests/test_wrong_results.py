@@ -20,7 +20,7 @@ from gamedef.gamefile import load_game
 from parsers.ballot import parse_ballot
 from parsers.models import Post
 
-from .reliability_support import NOW, fast_game
+from .reliability_support import NOW, fast_game, one_line_exit_2
 
 PLAYERS_LINE = 'players = ["青梅", "竹马", "白露", "霜降", "小满", "芒种", "谷雨", "惊蛰", "清明", "立夏", "寒露", "大寒"]'
 
@@ -28,13 +28,6 @@ PLAYERS_LINE = 'players = ["青梅", "竹马", "白露", "霜降", "小满", "�
 def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
-
-def one_line_exit_2(r) -> str:
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    err = r.stderr.strip()
-    assert err.startswith("daoyan: ") and "\n" not in err and "Traceback" not in r.output, err
-    return err
 
 
 @pytest.fixture(scope="module")
