@@ -205,6 +205,58 @@ def _section_of(ss: list[Sentence], line: str) -> str:
     return next((s.section for s in ss if s.text == line or line in s.text), "")
 
 
+@dataclass(frozen=True)
+class _Clause:
+    """A field settled by the first of its wordings a sentence matches; a `note` marks an inference."""
+
+    field: str
+    wordings: tuple[tuple[str, Any, str], ...]  # (pattern, value, note)
+
+
+def _read_clauses(ss: list[Sentence], r: RuleReading, clauses: Sequence[_Clause]) -> None:
+    for clause in clauses:
+        for pattern, value, note in clause.wordings:
+            hit = _first(ss, pattern)
+            if hit:
+                r.add(Finding(clause.field, value, hit[0].text, hit[0].section, "inferred" if note else "text", note))
+                break
+
+
+_TIE = r"(?:平票|票数相同|同票|得票相同|票数相等)\S{0,12}"
+_VOTE_CLAUSES = (
+    _Clause("vote.changes_while_accelerated", (
+        (rf"加速\S{{0,20}}(?:{_NEG}\S{{0,2}}改票|改票\S{{0,6}}(?:作废|无效|不再有效|不算|不计|失效))|改票\S{{0,10}}加速\S{{0,6}}{_NEG}",
+         False, ""),
+        (r"加速\S{0,20}(?:仍然?|依然|也)(?:可以?|允许|能)改票|加速\S{0,12}改票\S{0,2}(?:依然|仍然?|也|照样)(?:有效|可以|允许|算)",
+         True, ""))),
+    _Clause("vote.invalid_fixed_by_new_post", (
+        (r"(?:无效|作废|废)票?\S{0,10}(?:须|需|必须|要)?(?:通过)?重新(?:发帖|发|投|回帖|回复)", True, ""),
+        (r"(?:修改|编辑|更正)(?:错别字|错字|格式|笔误)\S{0,4}不(?:算|计)(?:做|作|为)?改票|(?:编辑|修改)\S{0,8}(?:即可|可以)(?:更正|修正)"
+         r"|(?<!不)(?:可以?|能|允许)(?:通过)?(?:编辑|修改)\S{0,6}(?:更正|修正|改正)",
+         False, "an edit that fixes a typo is not a change, so an edited ballot counts as corrected"))),
+    _Clause("vote.second_vote_is_duplicate", (
+        (r"限投一票|(?:只|仅)有一票|(?:仅|只)(?:可|能|可以)投票?一次|限投一次|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票"
+         r"|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票", True, ""),)),
+    _Clause("vote.width_insensitive", (
+        (r"不区分全半角|全半角(?:均可|皆可|都可以|不限)|全角半角(?:均可|皆可|都可以)|不区分全角(?:和|与)?半角", True, ""),
+        (r"(?:必须|须|只能)使用(?:全角|半角)", False, ""))),
+    _Clause("vote.same_line_allowed", (
+        (r"(?:之间)?可以?不换行|可以?写在同一行|可以?不分行", True, ""),
+        (r"(?:必须|须|需要?)(?:分行|换行|分两行)", False, ""))),
+    _Clause("vote.tie_nobody_out", (
+        (_TIE + r"(?:无人出局|没有人出局|无人被?放逐|均不出局|都不出局)", True, ""),
+        (_TIE + r"(?:PK|pk|重新投票|加投|随机|决斗|同时出局|均出局|都出局)", False, ""))),
+    _Clause("vote.dead_can_vote", (
+        (rf"出局\S{{0,30}}{_NEG}\S{{0,20}}(?:投票帖\S{{0,10}}发言|参与\S{{0,6}}投票|投票)", False, ""),)),
+    _Clause("vote.dead_can_be_voted", (
+        (rf"出局\S{{0,30}}{_NEG}被(?:选为|选作|作为)?\S{{0,8}}投票\S{{0,4}}(?:目标|对象)|出局\S{{0,30}}{_NEG}被投票", False, ""),)),
+    _Clause("vote.invalid_counts_as_voted", (
+        (r"未回复投票帖|(?:无效票|废票)\S{0,10}(?:视为|算作|算|计为)(?:已|一次)?投票|(?:格式有误|无效)\S{0,10}(?:算作|算|计为|视为)废票",
+         True, "the penalty is for not answering the vote thread; an invalid ballot is still an answer"),
+        (r"(?:无效票|废票)\S{0,10}(?:视为|算作|算|计为)(?:未投票|没有投票)", False, ""))),
+)
+
+
 def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
     hit = _first(ss, r"理由\S{0,4}(?:可以|可)?(?:不写|省略|为空|留空|选填|非必[需须填要]|可有可无)|无需(?:写|填写|说明)?(?:投票)?理由|不需要理由")
     if hit:
@@ -289,62 +341,7 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
         else:
             r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), t, s.section))
 
-    hit = _first(ss, rf"加速\S{{0,20}}(?:{_NEG}\S{{0,2}}改票|改票\S{{0,6}}(?:作废|无效|不再有效|不算|不计|失效))|改票\S{{0,10}}加速\S{{0,6}}{_NEG}")
-    if hit:
-        r.add(Finding("vote.changes_while_accelerated", False, hit[0].text, hit[0].section))
-    else:
-        hit = _first(ss, r"加速\S{0,20}(?:仍然?|依然|也)(?:可以?|允许|能)改票|加速\S{0,12}改票\S{0,2}(?:依然|仍然?|也|照样)(?:有效|可以|允许|算)")
-        if hit:
-            r.add(Finding("vote.changes_while_accelerated", True, hit[0].text, hit[0].section))
-
-    hit = _first(ss, r"(?:无效|作废|废)票?\S{0,10}(?:须|需|必须|要)?(?:通过)?重新(?:发帖|发|投|回帖|回复)")
-    if hit:
-        r.add(Finding("vote.invalid_fixed_by_new_post", True, hit[0].text, hit[0].section))
-    else:
-        hit = _first(ss, r"(?:修改|编辑|更正)(?:错别字|错字|格式|笔误)\S{0,4}不(?:算|计)(?:做|作|为)?改票|(?:编辑|修改)\S{0,8}(?:即可|可以)(?:更正|修正)"
-                         r"|(?<!不)(?:可以?|能|允许)(?:通过)?(?:编辑|修改)\S{0,6}(?:更正|修正|改正)")
-        if hit:
-            r.add(Finding("vote.invalid_fixed_by_new_post", False, hit[0].text, hit[0].section, "inferred",
-                          "an edit that fixes a typo is not a change, so an edited ballot counts as corrected"))
-
-    hit = _first(ss, r"限投一票|(?:只|仅)有一票|(?:仅|只)(?:可|能|可以)投票?一次|限投一次|每人(?:每天|每日|每个讨论日)?(?:限|只能|仅能|只可)?(?:投)?一票|每名\S{0,14}?(?:限|只能|仅能|可以?)投一票")
-    if hit:
-        r.add(Finding("vote.second_vote_is_duplicate", True, hit[0].text, hit[0].section))
-    hit = _first(ss, r"不区分全半角|全半角(?:均可|皆可|都可以|不限)|全角半角(?:均可|皆可|都可以)|不区分全角(?:和|与)?半角")
-    if hit:
-        r.add(Finding("vote.width_insensitive", True, hit[0].text, hit[0].section))
-    else:
-        hit = _first(ss, r"(?:必须|须|只能)使用(?:全角|半角)")
-        if hit:
-            r.add(Finding("vote.width_insensitive", False, hit[0].text, hit[0].section))
-    hit = _first(ss, r"(?:之间)?可以?不换行|可以?写在同一行|可以?不分行")
-    if hit:
-        r.add(Finding("vote.same_line_allowed", True, hit[0].text, hit[0].section))
-    else:
-        hit = _first(ss, r"(?:必须|须|需要?)(?:分行|换行|分两行)")
-        if hit:
-            r.add(Finding("vote.same_line_allowed", False, hit[0].text, hit[0].section))
-    hit = _first(ss, r"(?:平票|票数相同|同票|得票相同|票数相等)\S{0,12}(?:无人出局|没有人出局|无人被?放逐|均不出局|都不出局)")
-    if hit:
-        r.add(Finding("vote.tie_nobody_out", True, hit[0].text, hit[0].section))
-    else:
-        hit = _first(ss, r"(?:平票|票数相同|同票|得票相同|票数相等)\S{0,12}(?:PK|pk|重新投票|加投|随机|决斗|同时出局|均出局|都出局)")
-        if hit:
-            r.add(Finding("vote.tie_nobody_out", False, hit[0].text, hit[0].section))
-    hit = _first(ss, rf"出局\S{{0,30}}{_NEG}\S{{0,20}}(?:投票帖\S{{0,10}}发言|参与\S{{0,6}}投票|投票)")
-    if hit:
-        r.add(Finding("vote.dead_can_vote", False, hit[0].text, hit[0].section))
-    hit = _first(ss, rf"出局\S{{0,30}}{_NEG}被(?:选为|选作|作为)?\S{{0,8}}投票\S{{0,4}}(?:目标|对象)|出局\S{{0,30}}{_NEG}被投票")
-    if hit:
-        r.add(Finding("vote.dead_can_be_voted", False, hit[0].text, hit[0].section))
-    hit = _first(ss, r"未回复投票帖|(?:无效票|废票)\S{0,10}(?:视为|算作|算|计为)(?:已|一次)?投票|(?:格式有误|无效)\S{0,10}(?:算作|算|计为|视为)废票")
-    if hit:
-        r.add(Finding("vote.invalid_counts_as_voted", True, hit[0].text, hit[0].section, "inferred",
-                      "the penalty is for not answering the vote thread; an invalid ballot is still an answer"))
-    else:
-        hit = _first(ss, r"(?:无效票|废票)\S{0,10}(?:视为|算作|算|计为)(?:未投票|没有投票)")
-        if hit:
-            r.add(Finding("vote.invalid_counts_as_voted", False, hit[0].text, hit[0].section))
+    _read_clauses(ss, r, _VOTE_CLAUSES)
 
 
 # ----------------------------------------------------------------------- acceleration
