@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Iterator
 
@@ -30,8 +31,9 @@ def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
             "problems": [{"code": p.code, "message": p.message} for p in b.problems if p.code in _FORMAT_CODES]}
 
 
-def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False, chunk: int = 512) -> Iterator[str]:
-    """One output line per input line, in order; a line that is not a JSON object gets an `error`.
+def lint_lines(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: bool = False, chunk: int = 512) -> Iterator[str]:
+    """One output line per input line, in order; a line that is not a post record (not UTF-8, not
+    a JSON object, no text) gets an `error` naming its line, and the rest are still checked.
     Lines are checked in chunks through one batched scan (the same flags as one by one)."""
     import gc
 
@@ -39,14 +41,14 @@ def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False
 
     get_checker(ruleset)
     gc.freeze()  # the lexicon and dictionaries live as long as the process: keep them out of every GC pass
-    batch: list[tuple[int, dict | str]] = []
+    batch: list[tuple[int, dict | _Unreadable]] = []
 
     def flush() -> Iterator[str]:
-        recs = [r for _, r in batch if isinstance(r, dict)]
+        recs = [r for _, r in batch if not isinstance(r, _Unreadable)]
         results = iter(lint_records(recs, ruleset))
         for n, rec in batch:
-            if isinstance(rec, str):
-                yield json.dumps({"id": None, "line": n, "error": rec}, ensure_ascii=False)
+            if isinstance(rec, _Unreadable):
+                yield json.dumps({"id": rec.id, "line": n, "error": rec.error}, ensure_ascii=False)
                 continue
             out = next(results)
             text = rec.get("text")
@@ -59,21 +61,44 @@ def lint_lines(lines: Iterable[str], ruleset: Ruleset, *, whistled: bool = False
         batch.clear()
 
     for n, line in enumerate(lines, 1):
-        if not line.strip():
+        rec = _record(n, line)
+        if rec is None:
             continue
-        try:
-            rec = json.loads(line)
-            if not isinstance(rec, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as e:
-            batch.append((n, f"line {n}: not a JSON object ({e})"))
-        else:
-            if whistled and "whistled" not in rec:
-                rec["whistled"] = True
-            batch.append((n, rec))
+        if isinstance(rec, dict) and whistled and "whistled" not in rec:
+            rec["whistled"] = True
+        batch.append((n, rec))
         if len(batch) >= chunk:
             yield from flush()
     yield from flush()
+
+
+@dataclass(frozen=True)
+class _Unreadable:
+    id: Any
+    error: str
+
+
+def _record(n: int, line: str | bytes) -> dict | _Unreadable | None:
+    """Line n as a post record, or the one-line reason it is not one (None for a blank line).
+    A record whose text is missing or not text gets an error, never an empty list of flags."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return _Unreadable(None, f"line {n}: not UTF-8 text ({e.reason} at byte {e.start})")
+    if not line.strip():
+        return None
+    try:
+        rec = json.loads(line)
+    except ValueError as e:
+        return _Unreadable(None, f"line {n}: not a JSON object ({e})")
+    if not isinstance(rec, dict):
+        return _Unreadable(None, f"line {n}: not a JSON object")
+    if not isinstance(rec.get("text"), str) and not isinstance(rec.get("html"), str):
+        return _Unreadable(rec.get("id"), f'line {n}: a post needs "text" or "html" as a string')
+    if "whistled" in rec and not isinstance(rec["whistled"], bool):
+        return _Unreadable(rec.get("id"), f'line {n}: "whistled" must be true or false')
+    return rec
 
 
 def check_ruleset(spec: str) -> Ruleset:

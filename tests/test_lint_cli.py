@@ -43,3 +43,21 @@ def test_cli_reads_stdin_and_reports_bad_lines() -> None:
 def test_unknown_ruleset_is_exit_two() -> None:
     r = CliRunner().invoke(cli, ["lint", "--ruleset", "m99"], input="")
     assert r.exit_code == 2 and "m99" in r.output
+
+
+def test_a_record_it_cannot_read_is_an_error_never_an_empty_list_of_flags() -> None:
+    """A post whose text is missing, not text, or not UTF-8 must not come out as 'no flags':
+    the director would read that as a clean post. Each gets an error on its own line, by id
+    where it has one, and the lines after it are still checked."""
+    stdin = (b'{"id": "n1", "text": 5}\n'
+             b'{"id": "n2"}\n'
+             b'\xff\xfe not utf-8\n'
+             b'{"id": "n3", "text": "\xe5\x8d\xa7\xe6\xa7\xbd", "whistled": "yes"}\n'
+             b'{"id": "ok", "text": "\xe5\x8d\xa7\xe6\xa7\xbd"}\r\n')
+    r = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=stdin)
+    assert r.exit_code == 0, r.output
+    out = [json.loads(x) for x in r.output.splitlines()]
+    assert [(o["id"], o.get("line")) for o in out] == [("n1", 1), ("n2", 2), (None, 3), ("n3", 4), ("ok", None)]
+    assert all("flags" not in o and o["error"].startswith(f"line {o['line']}: ") for o in out[:4])
+    assert "UTF-8" in out[2]["error"] and "whistled" in out[3]["error"]
+    assert [f["category"] for f in out[4]["flags"]] == ["vulgar_body"]
