@@ -404,3 +404,21 @@ def test_pages_parse_to_the_sample(charset):
                 assert (hp.edit.editor if hp.edit else None) == want.edited_by
                 assert ap.edit is None
                 assert hp.colors == ap.colors
+
+
+def test_a_client_hanging_up_prints_no_traceback(capfd) -> None:
+    """daoyan drops connections on purpose (timeouts, cancelled pages); the forum must not
+    print a traceback for that into the director's terminal (it read as daoyan failing)."""
+    import socket
+    import struct
+    import time
+
+    with DemoForum() as forum:
+        for _ in range(3):
+            s = socket.create_connection((forum.host, forum.port))
+            s.sendall(b"GET /forum.php?mod=viewthread&tid=21 HTTP/1.1\r\nHost: x\r\n")
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+        time.sleep(0.3)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import sys
 import socket
 import struct
 import threading
@@ -90,6 +91,23 @@ class _Session:
     uses: int = 0
 
 
+class _ForumServer(ThreadingHTTPServer):
+    """A loopback server that treats a client hanging up as normal.
+
+    The stdlib prints a traceback to stderr for every dropped connection; daoyan drops
+    connections on purpose (timeouts, cancelled pages), and a traceback in the middle of a
+    director's terminal output reads like daoyan itself failed.
+    """
+
+    daemon_threads = True
+    block_on_close = False
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 class DemoForum:
     """The demo forum; use as a context manager: `with DemoForum() as forum: forum.base_url`."""
 
@@ -124,7 +142,7 @@ class DemoForum:
         self._fault_counts: dict[str, int] = {}
         self._deleted_after: set[tuple[int, int]] = set()
         self._lock = threading.RLock()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: _ForumServer | None = None
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -138,9 +156,7 @@ class DemoForum:
 
     def start(self) -> None:
         handler = _make_handler(self)
-        srv = ThreadingHTTPServer((self.host, self.port), handler)
-        srv.daemon_threads = True
-        srv.block_on_close = False
+        srv = _ForumServer((self.host, self.port), handler)
         self._server = srv
         self.port = srv.server_address[1]
         self._thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
