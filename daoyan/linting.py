@@ -8,6 +8,7 @@ from typing import Any, Iterable, Iterator
 
 from parsers.ballot import parse_ballot
 from parsers.models import Post
+from parsers.surrogates import replace_lone_surrogates
 
 from gamedef.errors import DaoyanError
 from gamedef.ruleset import Ruleset
@@ -48,7 +49,7 @@ def lint_lines(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: bool
         results = iter(lint_records(recs, ruleset))
         for n, rec in batch:
             if isinstance(rec, _Unreadable):
-                yield json.dumps({"id": rec.id, "line": n, "error": rec.error}, ensure_ascii=False)
+                yield _json_line({"id": rec.id, "line": n, "error": rec.error})
                 continue
             out = next(results)
             text = rec.get("text")
@@ -57,7 +58,7 @@ def lint_lines(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: bool
 
                 text = from_html(rec["html"]).text
             out["vote"] = ballot_of(text, ruleset) if isinstance(text, str) else None
-            yield json.dumps(out, ensure_ascii=False)
+            yield _json_line(out)
         batch.clear()
 
     for n, line in enumerate(lines, 1):
@@ -78,6 +79,13 @@ class _Unreadable:
     error: str
 
 
+def _json_line(obj: dict) -> str:
+    """One output line; an id carrying a lone surrogate goes back out as the same JSON escape
+    (`\\ud800`) instead of a character no UTF-8 stream can hold."""
+    s = json.dumps(obj, ensure_ascii=False)
+    return s.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _record(n: int, line: str | bytes) -> dict | _Unreadable | None:
     """Line n as a post record, or the one-line reason it is not one (None for a blank line).
     A record whose text is missing or not text gets an error, never an empty list of flags."""
@@ -94,6 +102,7 @@ def _record(n: int, line: str | bytes) -> dict | _Unreadable | None:
         return _Unreadable(None, f"line {n}: not a JSON object ({e})")
     if not isinstance(rec, dict):
         return _Unreadable(None, f"line {n}: not a JSON object")
+    rec = {k: (v if k == "id" else replace_lone_surrogates(v)) for k, v in rec.items()}
     if not isinstance(rec.get("text"), str) and not isinstance(rec.get("html"), str):
         return _Unreadable(rec.get("id"), f'line {n}: a post needs "text" or "html" as a string')
     if "whistled" in rec and not isinstance(rec["whistled"], bool):

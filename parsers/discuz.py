@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser, LexborNode as Node
 from gamedef.errors import LoginRequired, PageFormatError, ThreadMissing
 
 from .models import EditMark, Post, Quote, ReplyRef, ThreadPage
+from .surrogates import replace_lone_surrogates
 
 FLOOR_NAMES = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING = ("不存在", "已被删除", "正在被审核", "thread_nonexistence")
@@ -681,7 +682,7 @@ def load_api_json(text: str, what: str = "API answer") -> dict[str, Any]:
         raise PageFormatError(f"{what}: not JSON ({e.msg} at {e.pos}); the answer may be cut short") from None
     if not isinstance(doc, dict):
         raise PageFormatError(f"{what}: unexpected JSON (not an object)")
-    return doc
+    return replace_lone_surrogates(doc)
 
 
 def parse_api_thread(doc: dict[str, Any], *, tz: tzinfo = timezone.utc, what: str = "API answer") -> ThreadPage:

@@ -61,3 +61,14 @@ def test_a_record_it_cannot_read_is_an_error_never_an_empty_list_of_flags() -> N
     assert all("flags" not in o and o["error"].startswith(f"line {o['line']}: ") for o in out[:4])
     assert "UTF-8" in out[2]["error"] and "whistled" in out[3]["error"]
     assert [f["category"] for f in out[4]["flags"]] == ["vulgar_body"]
+
+
+def test_a_lone_surrogate_is_checked_around_and_the_id_comes_back_as_given() -> None:
+    """JSON can spell half a surrogate pair; that must not stop the run (it did, with a traceback)."""
+    lines = '{"id": "\\ud800x", "text": "\\ud800 傻逼 \\ud83d\\ude00"}\n{"id": "b", "html": "<p>\\udfff</p>"}\n'
+    r = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=lines.encode())
+    assert r.exit_code == 0, r.output
+    first, second = (json.loads(x) for x in r.output.splitlines())
+    assert first["id"] == "\ud800x"
+    assert [(f["category"], f["evidence"], f["span"]) for f in first["flags"]] == [("insult", "傻逼", [2, 4])]
+    assert second == {"id": "b", "flags": [], "vote": None}
