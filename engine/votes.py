@@ -44,7 +44,7 @@ from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
-                        "edited_original_unknown"})
+                        "edited_original_unknown", "edited_after_close"})
 
 
 @dataclass
@@ -215,15 +215,26 @@ def _ref_words(forms: Sequence[str]) -> str:
 
 def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[datetime, str]], *,
                      rules: VoteRules, players: Sequence[str], directors: Sequence[str],
-                     lock: datetime, closes: datetime, at: datetime) -> tuple[ParsedBallot | None, list[Problem]]:
-    """The ballot a post cast, from its stored revisions (first one as posted), and edit notes."""
-    seen = sorted((r for r in revs if r[0] <= at), key=lambda r: r[0])
-    if len(seen) < 1:
+                     lock: datetime, closes: datetime, horizon: datetime | None
+                     ) -> tuple[ParsedBallot | None, list[Problem]]:
+    """The ballot a post cast, from its stored revisions, and edit notes. The first stored revision
+    is the post as posted, however late a scan first saw it; later ones count up to `horizon` (None:
+    all of them), so an edit after close is noted in the day's count but never moves or voids it."""
+    if not revs:
         return parsed, []
+    first, *rest = revs
+    seen = [first] + sorted((r for r in rest if horizon is None or r[0] <= horizon), key=lambda r: r[0])
     reads = [(t, parse_ballot(dataclasses.replace(post, text=txt), rules, players, directors)) for t, txt in seen]
     cast = reads[0][1]
     notes: list[Problem] = []
     for t, later in reads[1:]:
+        if cast is not None and t > closes and (later is None or not later.valid
+                                                or (later.kind, later.target) == (cast.kind, cast.target)):
+            if later is None or later.valid != cast.valid:
+                was = cast.target or rules.abstain_word
+                notes.append(Problem("edited_after_close",
+                                     f"该楼于{_hm(t)}（关门后）被编辑；关门后的编辑不算，按关门前的原文计（投票对象“{was}”）。"))
+            continue
         if later is None:
             continue
         if cast is None:  # a placeholder edited into a ballot: it casts from when it was seen
@@ -240,7 +251,7 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
                                  f"该楼于{_hm(t)}被编辑改正，但无效票须通过重新发帖来更正，编辑不算，此票仍无效。"))
             continue
         if cast.valid and later.valid and (later.kind, later.target) != (cast.kind, cast.target):
-            if not rules.edit_changing_target_is_problem:
+            if not rules.edit_changing_target_is_problem and t <= closes:
                 cast = later
                 continue
             was, now = cast.target or rules.abstain_word, later.target or rules.abstain_word
@@ -363,7 +374,7 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
         notes: list[Problem] = []
         if post.pid in revisions:
             parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=players,
-                                             directors=directors, lock=lock, closes=closes, at=at)
+                                             directors=directors, lock=lock, closes=closes, horizon=horizon)
         if parsed is None:
             continue
         notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)

@@ -108,6 +108,22 @@ def _invalid(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+EDIT_CODES = ("edited_after_lock", "edited_after_close", "edited_target", "edited_original_unknown")
+
+
+def _edit_notes(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Valid ballots whose post was edited: players see that the edit was read and how it counted."""
+    lines = []
+    for b in ballots:
+        if not b.get("valid", True):
+            continue
+        notes = [p for p in b.get("problems") or [] if isinstance(p, Mapping) and p.get("code") in EDIT_CODES]
+        if notes:
+            head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}"
+            lines.append(f"[*]{head.strip()}：" + "；".join(inert(p.get("message") or p.get("code")) for p in notes))
+    return lines
+
+
 def _penalties(penalties: Iterable[Mapping[str, Any]]) -> list[str]:
     lines = []
     for p in penalties:
@@ -163,6 +179,11 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
     out.append("[size=4][b]无效票[/b][/size]")
     out.extend(["[list]", *invalid, "[/list]"] if invalid else ["无"])
     out.append("")
+
+    edits = _edit_notes(ballots)
+    if edits:
+        out.append("[size=4][b]编辑说明[/b][/size]")
+        out.extend(["[list]", *edits, "[/list]", ""])
 
     out.append(f"[b]未投票：[/b]{_names(votes.get('not_voted') or [])}")
     out.append("")
