@@ -18,7 +18,7 @@ from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
-from engine.votes import VoteCount, count_votes
+from engine.votes import VoteCount, count_votes, only_invalid_warnings
 from parsers.models import Post
 
 from gamedef.gamefile import Game
@@ -63,7 +63,7 @@ class DayAnalysis:
         from engine.remind import reminders
 
         return reminders(ruleset=self.game.ruleset, day=self.game.day(self.day), at=self.at, activity=self.activity,
-                         not_voted=self.votes.not_voted, history=self.history,
+                         not_voted=self.votes.not_voted, only_invalid=self.votes.only_invalid, history=self.history,
                          accelerated=self.acceleration.accelerated)
 
     def flags_json(self) -> dict[str, Any]:
@@ -190,7 +190,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
-    a.warnings = close_warnings(game, day, by_role)
+    a.warnings = close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]

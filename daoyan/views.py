@@ -62,6 +62,8 @@ def votes_view(a: Any) -> Group:
                        escape("；".join(f"[{p['code']}] {p['message']}" for p in b["problems"])))
         parts.append(bt)
     parts.append(Text("未投票 not voted: " + ("、".join(v["not_voted"]) or "无")))
+    if v.get("only_invalid"):
+        parts.append(Text("只有无效票 only invalid ballots: " + "、".join(v["only_invalid"]), style="bold yellow"))
     acc = v.get("acceleration") or {}
     if acc.get("readings"):
         state = "已加速 accelerated" if acc.get("accelerated") else "未加速 not accelerated"

@@ -39,10 +39,12 @@ class Reminder:
     threshold: int
     at_risk: tuple[Short, ...] = field(default_factory=tuple)
     accelerated: bool = False
+    only_invalid: tuple[str, ...] = ()  # every ballot they posted is invalid: they must post a new one
 
     def to_json(self) -> dict[str, Any]:
         return {"day": self.day, "at": self.at.isoformat(), "closes_in_s": round(self.closes_in_s),
                 "lock_in_s": round(self.lock_in_s), "not_voted": list(self.not_voted),
+                "only_invalid": list(self.only_invalid),
                 "below": [s.to_json() for s in self.below], "threshold": self.threshold,
                 "at_risk": [s.to_json() for s in self.at_risk], "accelerated": self.accelerated}
 
@@ -53,7 +55,8 @@ def single_day_threshold(ruleset: Ruleset) -> int:
 
 
 def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity, not_voted: Sequence[str],
-              history: Sequence[DayRecord] = (), accelerated: bool = False) -> Reminder:
+              history: Sequence[DayRecord] = (), accelerated: bool = False,
+              only_invalid: Sequence[str] = ()) -> Reminder:
     """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days.
     `at_risk` lists who would get a multi-day card if the day ended with the posts they have now."""
     threshold = single_day_threshold(ruleset)
@@ -81,7 +84,8 @@ def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity
     lock = lock_start(day, ruleset.vote.lock_minutes)
     return Reminder(day=day.number, at=at, closes_in_s=(day.closes - at).total_seconds(),
                     lock_in_s=(lock - at).total_seconds(), not_voted=tuple(not_voted), below=below,
-                    threshold=threshold, at_risk=tuple(risk), accelerated=accelerated)
+                    threshold=threshold, at_risk=tuple(risk), accelerated=accelerated,
+                    only_invalid=tuple(only_invalid))
 
 
 def _dur(seconds: float) -> str:
@@ -99,6 +103,9 @@ def reminder_bbcode(r: Reminder, escape: Any = lambda s: s) -> str:
         lines.append("尚未投票：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.not_voted) + "，请尽快回复投票帖。")
     else:
         lines.append("所有玩家均已投票。")
+    if r.only_invalid:
+        lines.append("投票无效：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.only_invalid)
+                     + "，无效票须重新发帖更正，请按格式重新投票。")
     if r.accelerated:
         lines.append("本讨论日已加速：发言不足不判罚。")
     if r.below:

@@ -168,6 +168,7 @@ class VoteCount:
     lock_starts: datetime
     accelerated_since: datetime | None = None
     accelerated_voids: str = "after_granted"
+    only_invalid: tuple[str, ...] = ()  # day players whose every ballot in the window is invalid
 
     @property
     def invalid(self) -> tuple[Ballot, ...]:
@@ -186,6 +187,7 @@ class VoteCount:
             "closes": self.closes.isoformat(), "lock_starts": self.lock_starts.isoformat(),
             "accelerated_since": self.accelerated_since.isoformat() if self.accelerated_since else None,
             "accelerated_voids": self.accelerated_voids,
+            "only_invalid": list(self.only_invalid),
         }
 
 
@@ -544,6 +546,7 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     settled = {p for p, t in red_at.items() if t >= closes}  # sent off at the settlement: in the game all day
     day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at and p not in settled)]
     not_voted = tuple(p for p in day_players if p not in replied and p not in excused)
+    only_invalid = _only_invalid(items, day_players, opens, min(at, closes))
     can_still_vote = at < closes
     remaining = tuple(p for p in day_players if p not in standing) if can_still_vote else ()
     margins = _margins(tally, remaining, weight_of, rules, priest)
@@ -552,7 +555,20 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                      replied=tuple(p for p in players if p in replied), priest=priest, accelerated=bool(acc),
                      closes=closes, lock_starts=lock,
                      accelerated_since=(accelerated_since or opens) if acc else None,
-                     accelerated_voids=vr.accelerated_voids)
+                     accelerated_voids=vr.accelerated_voids, only_invalid=only_invalid)
+
+
+def _only_invalid(items: Sequence[tuple[Ballot, Post | None]], day_players: Sequence[str], opens: datetime,
+                  until: datetime) -> tuple[str, ...]:
+    """Players who posted ballots in the window and none of them was valid: whether that answers the
+    vote thread is the ruleset's `invalid_counts_as_voted`, but the director must see them by name
+    (M84 无效票须通过重新发帖来更正)."""
+    tried: dict[str, bool] = {}
+    for b, _ in items:
+        if b.posted_at is None or not opens <= b.posted_at <= until or "not_a_player" in b.codes:
+            continue
+        tried[b.voter] = tried.get(b.voter, False) or b.valid
+    return tuple(p for p in day_players if p in tried and not tried[p])
 
 
 # Seen on a live Discuz X3.5: its 回复 button only notifies the floor's author; neither the page nor
@@ -647,3 +663,17 @@ def _margins(tally: Sequence[TallyEntry], remaining: Sequence[str], weight_of: M
     return Margins(leader=lead.target if lead else None, leader_weight=lw,
                    runner_up=second.target if second else None, runner_up_weight=sw, to_tie=gap,
                    to_overtake=round(over, 6), remaining=tuple(remaining), remaining_weight=rem_w, decided=decided)
+
+
+def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, Any]]:
+    """One warning per player whose ballots were all invalid, with each floor and why, and how the
+    ruleset counts such a player for the not-voted card (`invalid_counts_as_voted`)."""
+    out = []
+    for name in count.only_invalid:
+        mine = [b for b in count.ballots if b.voter == name and not b.valid]
+        why = "；".join(f"{_floor(b)}：{'、'.join(b.codes)}" for b in mine)
+        voted = ("按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票" if rules.invalid_counts_as_voted
+                 else "按规则集（invalid_counts_as_voted = false）算作未投票")
+        out.append({"kind": "only_invalid", "day": count.day, "player": name,
+                    "message": f"{name}的投票全部无效（{why}），不计入票数，{voted}；无效票须重新发帖更正，请导演核对。"})
+    return out

@@ -77,3 +77,19 @@ def test_the_announcement_mentions_the_edit(played: Played, tmp_path: Path) -> N
     assert r.exit_code == 0, r.output
     text = (tmp_path / "day1.bbcode.txt").read_text("utf-8")
     assert "编辑" in text and "青梅" in text.split("编辑说明")[1]
+
+
+# 2 ------------------------------------------------------------------------------------------------
+
+def test_a_player_whose_only_ballot_is_invalid_is_named(played: Played) -> None:
+    """M84: 投票格式或投票对象有误的票无效。无效票须通过重新发帖来更正。 谷雨's one ballot has no
+    reason: the director must see 谷雨 by name, not find them merely absent from the tally."""
+    v = run_json("votes", played.path, "--day", 1)
+    assert set(v["only_invalid"]) == {"谷雨", "寒露"}  # 寒露's vote was deleted: his change stands alone
+    assert any(w["kind"] == "only_invalid" and w["player"] == "谷雨" and "第8楼" in w["message"] for w in v["warnings"])
+    text = run("votes", played.path, "--day", 1).output
+    assert "只有无效票" in text and "谷雨" in text.split("只有无效票")[1]
+    r = run_json("remind", played.path, "--day", 1, "--at", "2026-11-11T20:00")
+    assert "谷雨" in r["only_invalid"]
+    said = run("remind", played.path, "--day", 1, "--at", "2026-11-11T20:00").output
+    assert "投票无效：谷雨" in said
