@@ -18,7 +18,7 @@ from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
-from engine.votes import VoteCount, count_votes, only_invalid_warnings
+from engine.votes import VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings
 from parsers.models import Post
 
 from gamedef.gamefile import Game
@@ -190,7 +190,9 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
-    a.warnings = close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote)
+    a.warnings = close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
+        + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
+                                  players=st.players, directors=game.directors, day=day)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -198,6 +200,13 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+def gone_posts(store: Store, tid: int, tz: Any) -> list[tuple[Post, datetime]]:
+    """The thread's stored posts a scan found deleted on the forum, with when (in the game's zone)."""
+    rows = store.db.execute("select pid, gone_at from posts where tid=? and gone_at is not null", [tid]).fetchall()
+    when = {pid: datetime.fromisoformat(g).astimezone(tz) for pid, g in rows}
+    return [(p, when[p.pid]) for p in store.posts(tid, include_gone=True) if p.pid in when]
 
 
 def close_warnings(game: Game, day: int, by_role: dict[str, list[Post]]) -> list[dict[str, Any]]:

@@ -677,3 +677,22 @@ def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, 
         out.append({"kind": "only_invalid", "day": count.day, "player": name,
                     "message": f"{name}的投票全部无效（{why}），不计入票数，{voted}；无效票须重新发帖更正，请导演核对。"})
     return out
+
+
+def deleted_ballot_warnings(gone: Sequence[tuple[Post, datetime]], *, rules: VoteRules, players: Sequence[str],
+                            directors: Sequence[str], day: int) -> list[dict[str, Any]]:
+    """A warning for each stored vote-thread post that was a ballot and has since been deleted on the
+    forum (`gone` pairs a post with when a scan found it gone): the count leaves it out, as the forum
+    does, but a vote never disappears without the director being told what it was."""
+    out = []
+    for post, when in gone:
+        parsed = parse_ballot(post, rules, players, directors)
+        if parsed is None or not parsed.voter:
+            continue
+        what = "弃权" if parsed.kind == "abstain" else f"{'改票' if parsed.is_change else '投票'}对象“{parsed.written_target or parsed.target or '?'}”"
+        posted = f"，发于{_hm(post.posted_at)}" if post.posted_at else ""
+        out.append({"kind": "deleted_ballot", "day": day, "player": parsed.voter, "pid": post.pid, "floor": post.floor,
+                    "gone_at": when.isoformat(),
+                    "message": f"第{post.floor}楼 {parsed.voter}的票（{what}{posted}）已从论坛删除（{_hm(when)}的扫描发现）；"
+                               "daoyan 存有原文，此票不再计入。请导演核实是谁删的、是否应当计入（需要时用 [[proxy]] 记录）。"})
+    return out

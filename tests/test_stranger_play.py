@@ -93,3 +93,17 @@ def test_a_player_whose_only_ballot_is_invalid_is_named(played: Played) -> None:
     assert "谷雨" in r["only_invalid"]
     said = run("remind", played.path, "--day", 1, "--at", "2026-11-11T20:00").output
     assert "投票无效：谷雨" in said
+
+
+# 3 ------------------------------------------------------------------------------------------------
+
+def test_a_ballot_deleted_after_a_scan_is_warned(played: Played) -> None:
+    """寒露's vote was stored by the first scan, then deleted on the forum. The count follows the
+    forum (the vote is gone), but the director is told what it was and that it is gone."""
+    v = run_json("votes", played.path, "--day", 1)
+    assert played.deleted not in {b["pid"] for b in v["ballots"]}
+    w = [w for w in v["warnings"] if w["kind"] == "deleted_ballot"]
+    assert [(x["pid"], x["player"]) for x in w] == [(played.deleted, "寒露")]
+    assert "删除" in w[0]["message"] and "青梅" in w[0]["message"]  # the target it named
+    text = run("votes", played.path, "--day", 1).output
+    assert "寒露" in text and "删除" in text
