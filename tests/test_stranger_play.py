@@ -107,3 +107,39 @@ def test_a_ballot_deleted_after_a_scan_is_warned(played: Played) -> None:
     assert "删除" in w[0]["message"] and "青梅" in w[0]["message"]  # the target it named
     text = run("votes", played.path, "--day", 1).output
     assert "寒露" in text and "删除" in text
+
+
+# 4 ------------------------------------------------------------------------------------------------
+
+def _game_file(folder: Path, *, opens: str = "2026-12-01T10:00:00", closes: str = "2026-12-02T22:00:00",
+               directors: str = '["导演A"]') -> Path:
+    p = folder / "game.toml"
+    p.write_text("[forum]\nbase_url = \"http://127.0.0.1:9/\"\n\n[game]\nruleset = \"m84\"\n"
+                 f"players = [\"饺子\", \"包子\", \"馄饨\"]\ndirectors = {directors}\n\n"
+                 f"[[day]]\nnumber = 1\ndiscussion_tid = 101\nvote_tid = 102\nopens = {opens}\ncloses = {closes}\n", "utf-8")
+    return p
+
+
+def test_a_time_without_seconds_is_accepted(tmp_path: Path) -> None:
+    """`closes = 2026-12-02T22:00` names one moment; TOML 1.0 wants seconds, a director does not."""
+    g = load_game(_game_file(tmp_path, opens="2026-12-01T10:00", closes="2026-12-02T22:00  # 关门"))
+    assert (g.day(1).opens.strftime("%H:%M:%S"), g.day(1).closes.strftime("%d %H:%M:%S")) == ("10:00:00", "02 22:00:00")
+    g = load_game(_game_file(tmp_path, closes='"2026-12-02 22:00"'))
+    assert g.day(1).closes.hour == 22
+
+
+@pytest.mark.parametrize("closes", ["2026-12-02", '"2026-12-02"'])
+def test_a_bare_date_is_refused_in_one_line(tmp_path: Path, closes: str) -> None:
+    """A date without a time could be midnight or the evening close: no guess, one clear line, exit 2."""
+    from .reliability_support import one_line_exit_2
+
+    err = one_line_exit_2(run("votes", _game_file(tmp_path, closes=closes), "--day", 1))
+    assert "day[0].closes" in err and "no time of day" in err and "2026-12-02T22:00:00" in err
+
+
+def test_a_name_both_player_and_director_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A director's posts are never counted as a player's, so a name in both lists has no reading."""
+    from .reliability_support import one_line_exit_2
+
+    err = one_line_exit_2(run("votes", _game_file(tmp_path, directors='["导演A", "包子"]'), "--day", 1))
+    assert "包子" in err and "both a player and a director" in err
