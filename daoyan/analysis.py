@@ -44,9 +44,18 @@ class DayAnalysis:
     history: list[Any] = field(default_factory=list)  # DayRecord of this day and the days before
     card_entries: list[CardEntry] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
+    seen_until: datetime | None = None  # the oldest last read of the day's threads: posts after it are unseen
+
+    @property
+    def provisional(self) -> bool:
+        """Counts as of a moment before close, or from threads last read before close, can still change."""
+        closes = self.game.day(self.day).closes
+        return self.at < closes or self.seen_until is None or self.seen_until < closes
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
+        d["provisional"] = self.provisional
+        d["seen_until"] = self.seen_until.isoformat() if self.seen_until else None
         d["acceleration"] = self.acceleration.to_json()  # every progress-thread post and how it was read
         d["readings"] = self.game.ruleset.readings()
         d["warnings"] = list(self.warnings)
@@ -81,6 +90,8 @@ class DayAnalysis:
             "threads": d.tids,
             "state": {"living": list(self.state.living), "out": list(self.state.out), "priest": self.votes.priest,
                       "whistled": list(self.state.whistled)},
+            "provisional": self.provisional,
+            "seen_until": self.seen_until.isoformat() if self.seen_until else None,
             "votes": self.votes_json(),
             "election": self.election.to_json() if self.election else None,
             "activity": self.activity_json(),
@@ -190,6 +201,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
+    a.seen_until = seen_until(store, d.tids.values(), game.timezone)
     a.warnings = close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
         + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
                                   players=st.players, directors=game.directors, day=day)
@@ -200,6 +212,17 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+def seen_until(store: Store, tids: Any, tz: Any) -> datetime | None:
+    """When the least recently read of these threads was last read (None: one was never read)."""
+    times = []
+    for tid in tids:
+        row = store.thread(tid)
+        if not row or not row.get("scanned_at"):
+            return None
+        times.append(datetime.fromisoformat(row["scanned_at"]).astimezone(tz))
+    return min(times, default=None)
 
 
 def gone_posts(store: Store, tid: int, tz: Any) -> list[tuple[Post, datetime]]:

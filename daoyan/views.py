@@ -19,7 +19,12 @@ def _num(x: float) -> str:
 def votes_view(a: Any) -> Group:
     v = a.votes_json()
     parts: list[Any] = []
-    t = Table(title=f"第{v['day']}天 票型 (as of {v.get('at', '')[:16]})", title_justify="left")
+    if v.get("provisional"):
+        seen = (v.get("seen_until") or "")[:16] or "从未"
+        parts.append(Text(f"暂时结果 provisional: 投票尚未结束或关门后还没有扫描（最后扫描 {seen}），票数还会变。",
+                          style="bold yellow"))
+    t = Table(title=f"第{v['day']}天 票型{'（暂时结果）' if v.get('provisional') else ''} (as of {v.get('at', '')[:16]})",
+              title_justify="left")
     t.add_column("投票对象 target")
     t.add_column("票数 weight", justify="right")
     t.add_column("投票者 voters")

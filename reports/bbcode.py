@@ -150,6 +150,8 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
     if analysis.get("closes"):
         line += f"，关门 {fmt_time(analysis.get('closes'), tz)}"
     out.append(line + "[/color]")
+    if votes.get("provisional"):
+        out.append("[color=#D00000][b]暂时结果[/b]：投票尚未结束（或关门后尚未重新统计），以关门后的公示为准。[/color]")
     if activity.get("accelerated"):
         since = votes.get("accelerated_since")
         if votes.get("accelerated_voids") == "after_granted" and since:

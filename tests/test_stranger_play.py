@@ -143,3 +143,31 @@ def test_a_name_both_player_and_director_is_refused_in_one_line(tmp_path: Path) 
 
     err = one_line_exit_2(run("votes", _game_file(tmp_path, directors='["导演A", "包子"]'), "--day", 1))
     assert "包子" in err and "both a player and a director" in err
+
+
+# 5 ------------------------------------------------------------------------------------------------
+
+def test_counts_before_close_are_provisional(played: Played) -> None:
+    """Before the vote closes a count can still change: the director must not paste it as final."""
+    early = run_json("votes", played.path, "--day", 1, "--at", "2026-11-11T18:00")
+    assert early["provisional"] is True and early["seen_until"]
+    assert {"day", "ballots", "tally", "not_voted", "outcome"} <= set(early)  # DESIGN.md's shape stays
+    assert "暂时结果" in run("votes", played.path, "--day", 1, "--at", "2026-11-11T18:00").output
+    final = run_json("votes", played.path, "--day", 1)
+    assert final["provisional"] is False and final["seen_until"] > final["closes"]
+    assert "暂时结果" not in run("votes", played.path, "--day", 1).output
+
+
+def test_a_provisional_announcement_says_so(played: Played, tmp_path: Path) -> None:
+    r = run("report", played.path, "--day", 1, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "暂时结果" not in (tmp_path / "day1.bbcode.txt").read_text("utf-8")
+    assert json.loads((tmp_path / "day1.json").read_text("utf-8"))["provisional"] is False
+
+
+def test_the_announcement_of_a_provisional_count_says_so() -> None:
+    from reports.bbcode import render_bbcode
+
+    golden = json.loads((Path(__file__).parent / "golden" / "day1.analysis.json").read_text("utf-8"))
+    golden["votes"]["provisional"] = True
+    assert "暂时结果" in render_bbcode(golden)
