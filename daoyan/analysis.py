@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
@@ -202,7 +202,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
-    a.warnings = close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
+    a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
         + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
                                   players=st.players, directors=game.directors, day=day)
     if flags:
@@ -212,6 +212,21 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+STALE_BEFORE_CLOSE = timedelta(minutes=10)  # before close, a scan this recent is as good as now
+
+
+def stale_warnings(seen: datetime | None, at: datetime, closes: datetime, day: int) -> list[dict[str, Any]]:
+    """A warning when the store was last read before the moment counted: after close, any scan older
+    than the close; before close, one more than STALE_BEFORE_CLOSE older than the moment."""
+    until = min(at, closes)
+    if seen is not None and (seen >= closes or seen >= until - (STALE_BEFORE_CLOSE if until < closes else timedelta())):
+        return []
+    last = f"最后一次扫描在{seen:%m-%d %H:%M}" if seen else "当天的帖子还没有全部扫描过"
+    what = f"早于关门（{closes:%m-%d %H:%M}）" if until >= closes else f"早于统计时刻（{until:%m-%d %H:%M}）"
+    return [{"kind": "stale_scan", "day": day, "seen_until": seen.isoformat() if seen else None,
+             "message": f"{last}，{what}：之后的票和帖子没有读到，以下票数可能不全。请先运行 daoyan scan。"}]
 
 
 def seen_until(store: Store, tids: Any, tz: Any) -> datetime | None:

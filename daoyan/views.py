@@ -19,6 +19,9 @@ def _num(x: float) -> str:
 def votes_view(a: Any) -> Group:
     v = a.votes_json()
     parts: list[Any] = []
+    for w in v.get("warnings") or []:
+        if w.get("kind") == "stale_scan":  # before the counts: they may be missing the last posts
+            parts.append(Text("注意 warning: " + w.get("message", ""), style="bold red"))
     if v.get("provisional"):
         seen = (v.get("seen_until") or "")[:16] or "从未"
         parts.append(Text(f"暂时结果 provisional: 投票尚未结束或关门后还没有扫描（最后扫描 {seen}），票数还会变。",
@@ -75,7 +78,7 @@ def votes_view(a: Any) -> Group:
         got = "、".join(f"{r['player']}（#{r['floor']}）" for r in acc.get("counted_requests") or [])
         parts.append(Text(f"进程帖 progress: {state}；计入申请 {len(acc.get('counted_requests') or [])}/{acc.get('needed')}"
                           + (f"：{got}" if got else "")))
-    for w in v.get("warnings") or []:
+    for w in [w for w in v.get("warnings") or [] if w.get("kind") != "stale_scan"]:
         parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))
     return Group(*parts)
 

@@ -171,3 +171,26 @@ def test_the_announcement_of_a_provisional_count_says_so() -> None:
     golden = json.loads((Path(__file__).parent / "golden" / "day1.analysis.json").read_text("utf-8"))
     golden["votes"]["provisional"] = True
     assert "暂时结果" in render_bbcode(golden)
+
+
+# 6 ------------------------------------------------------------------------------------------------
+
+def test_a_scan_older_than_the_close_is_warned_before_the_counts(played: Played, tmp_path: Path) -> None:
+    """A store last read before close misses the last ballots: say so before any count is read."""
+    import shutil
+    import sqlite3
+
+    for name in ("game.toml", "game.sqlite"):
+        shutil.copy(played.path.parent / name, tmp_path / name)
+    con = sqlite3.connect(tmp_path / "game.sqlite")
+    with con:
+        con.execute("update threads set scanned_at='2026-11-11T12:00:00+00:00'")  # 20:00 in the game's zone
+    con.close()
+    game = tmp_path / "game.toml"
+    v = run_json("votes", game, "--day", 1)
+    w = [x for x in v["warnings"] if x["kind"] == "stale_scan"]
+    assert len(w) == 1 and "早于关门" in w[0]["message"] and v["provisional"] is True
+    text = run("votes", game, "--day", 1).output
+    assert "早于关门" in text and text.index("早于关门") < text.index("票型")
+    fresh = run_json("votes", played.path, "--day", 1)
+    assert not [x for x in fresh["warnings"] if x["kind"] == "stale_scan"]
