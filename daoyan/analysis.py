@@ -66,6 +66,10 @@ class DayAnalysis:
     def activity_json(self) -> dict[str, Any]:
         d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
         d["readings"] = self.game.ruleset.readings()
+        final = not self.provisional  # a lurking card needs the whole day, read after close
+        d["penalties_final"] = final
+        for p in d["penalties"]:
+            p["provisional"] = not final
         return d
 
     def reminder(self) -> Any:

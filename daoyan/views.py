@@ -93,7 +93,9 @@ def activity_view(a: Any) -> Group:
         t.add_row(escape(p["player"]), str(p["posts"]), str(p["counted_posts"]), "✓" if p["voted"] else "✗")
     parts: list[Any] = [t]
     if j["penalties"]:
-        pt = Table(title="潜水判罚 lurking penalties", title_justify="left")
+        final = j.get("penalties_final", True)
+        pt = Table(title="潜水判罚 lurking penalties" + ("" if final else "（暂定 provisional：当天关门后还没有统计过）"),
+                   title_justify="left")
         for col in ("玩家 player", "判罚 card", "规则 rule", "理由 reason"):
             pt.add_column(col)
         for p in j["penalties"]:

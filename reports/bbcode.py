@@ -191,7 +191,7 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
     out.append("")
 
     penalties = [p for p in activity.get("penalties") or [] if isinstance(p, Mapping)]
-    out.append("[size=4][b]潜水处罚[/b][/size]")
+    out.append("[size=4][b]潜水处罚[/b][/size]" + ("（暂定，以关门后的统计为准）" if activity.get("penalties_final") is False else ""))
     out.extend(["[list]", *_penalties(penalties), "[/list]"] if penalties else ["无"])
 
     election = analysis.get("election")

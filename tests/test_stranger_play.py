@@ -194,3 +194,16 @@ def test_a_scan_older_than_the_close_is_warned_before_the_counts(played: Played,
     assert "早于关门" in text and text.index("早于关门") < text.index("票型")
     fresh = run_json("votes", played.path, "--day", 1)
     assert not [x for x in fresh["warnings"] if x["kind"] == "stale_scan"]
+
+
+# 7 ------------------------------------------------------------------------------------------------
+
+def test_lurking_cards_are_final_only_after_close(played: Played) -> None:
+    """M84 5(1) 在未执行加速的讨论日发言不足五帖: a day's post count is known only once the day has
+    closed and been read; before that a card is a forecast, marked provisional."""
+    early = run_json("activity", played.path, "--day", 1, "--at", "2026-11-11T18:00")
+    assert early["penalties_final"] is False and early["penalties"]
+    assert all(p["provisional"] is True for p in early["penalties"])
+    assert "暂定" in run("activity", played.path, "--day", 1, "--at", "2026-11-11T18:00").output
+    final = run_json("activity", played.path, "--day", 1)
+    assert final["penalties_final"] is True and all(p["provisional"] is False for p in final["penalties"])
