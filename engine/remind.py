@@ -41,10 +41,15 @@ class Reminder:
     accelerated: bool = False
     only_invalid: tuple[str, ...] = ()  # every ballot they posted is invalid: they must post a new one
 
+    @property
+    def closed(self) -> bool:
+        """The vote has closed: there is nobody left to remind, only a count to read."""
+        return self.closes_in_s <= 0
+
     def to_json(self) -> dict[str, Any]:
         return {"day": self.day, "at": self.at.isoformat(), "closes_in_s": round(self.closes_in_s),
                 "lock_in_s": round(self.lock_in_s), "not_voted": list(self.not_voted),
-                "only_invalid": list(self.only_invalid),
+                "only_invalid": list(self.only_invalid), "closed": self.closed,
                 "below": [s.to_json() for s in self.below], "threshold": self.threshold,
                 "at_risk": [s.to_json() for s in self.at_risk], "accelerated": self.accelerated}
 
@@ -96,7 +101,11 @@ def _dur(seconds: float) -> str:
 
 
 def reminder_bbcode(r: Reminder, escape: Any = lambda s: s) -> str:
-    """A reminder post (催票/催帖) ready to paste; names in [b], nothing secret."""
+    """A reminder post (催票/催帖) ready to paste; names in [b], nothing secret. After close there is
+    nothing to remind: it says the vote has closed and where the count is."""
+    if r.closed:
+        return (f"[b]第{r.day}天 投票已截止[/b]（截至 {r.at:%m-%d %H:%M}，已关门）：不再催票催帖。"
+                f"票型和未投票者请看 daoyan votes --day {r.day}，判罚看 daoyan activity --day {r.day}。\n")
     lines = [f"[b]第{r.day}天 提醒[/b]（截至 {r.at:%m-%d %H:%M}）",
              f"距关门还有 [b]{_dur(r.closes_in_s)}[/b]，距改票截止还有 [b]{_dur(r.lock_in_s)}[/b]。"]
     if r.not_voted:

@@ -207,3 +207,15 @@ def test_lurking_cards_are_final_only_after_close(played: Played) -> None:
     assert "暂定" in run("activity", played.path, "--day", 1, "--at", "2026-11-11T18:00").output
     final = run_json("activity", played.path, "--day", 1)
     assert final["penalties_final"] is True and all(p["provisional"] is False for p in final["penalties"])
+
+
+# 11 -----------------------------------------------------------------------------------------------
+
+def test_remind_after_close_says_the_vote_has_closed(played: Played) -> None:
+    """A reminder after close would tell players to vote when no vote can count any more."""
+    for args in ((), ("--bbcode",)):
+        text = run("remind", played.path, "--day", 1, *args).output
+        assert "投票已截止" in text and "尚未投票" not in text and "请尽快" not in text
+    assert run_json("remind", played.path, "--day", 1)["closed"] is True
+    before = run("remind", played.path, "--day", 1, "--at", "2026-11-11T20:00").output
+    assert "尚未投票" in before and "投票已截止" not in before
