@@ -219,3 +219,23 @@ def test_remind_after_close_says_the_vote_has_closed(played: Played) -> None:
     assert run_json("remind", played.path, "--day", 1)["closed"] is True
     before = run("remind", played.path, "--day", 1, "--at", "2026-11-11T20:00").output
     assert "尚未投票" in before and "投票已截止" not in before
+
+
+# 10 -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", ["m84", "004"])
+@pytest.mark.parametrize("written", ["饺子:", "饺子：", "【饺子】", "“饺子”", "「饺子」", "「饺子」："])
+def test_a_decorated_target_is_the_player(preset: str, written: str) -> None:
+    """M84 【投票格式】 投票对象：饺子 — and 特别地，投票格式中标点符号不区分全半角: the brackets,
+    quotes or a stray colon around the name are punctuation, the name is 饺子."""
+    from .test_ballot_parse import parse
+
+    b = parse(f"投票对象：{written}\n投票理由：饺子好吃", author="包子", preset=preset)
+    assert b is not None and b.target == "饺子" and b.valid, b
+
+
+def test_a_decorated_unknown_name_is_still_unknown() -> None:
+    from .test_ballot_parse import parse
+
+    b = parse("投票对象：【饺子皮】\n投票理由：x", author="包子")
+    assert b is not None and "unknown_target" in b.codes
