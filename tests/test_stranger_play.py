@@ -239,3 +239,21 @@ def test_a_decorated_unknown_name_is_still_unknown() -> None:
 
     b = parse("投票对象：【饺子皮】\n投票理由：x", author="包子")
     assert b is not None and "unknown_target" in b.codes
+
+
+# 9 ------------------------------------------------------------------------------------------------
+
+def test_acceleration_requests_in_other_wordings(tmp_path: Path) -> None:
+    """M84 未出局角色可在进程帖中申请加速或延时。 申請加速 (traditional) and 申请加快 ask for it;
+    申请加速。撤回 takes the request back in the same post, so it asks for nothing."""
+    with DemoForum() as forum:
+        path = fast_game(tmp_path, forum.base_url)
+        asked = {forum.add_post(23, "竹马", "申請加速", _at(11, 15, 0)): True,
+                 forum.add_post(23, "白露", "申请加快", _at(11, 15, 1)): True,
+                 forum.add_post(23, "小满", "申请加速。撤回", _at(11, 15, 2)): False}
+        scan_game(load_game(path))
+    acc = run_json("votes", path, "--day", 1)["acceleration"]
+    counted = {r["pid"] for r in acc["counted_requests"]}
+    assert {pid for pid, want in asked.items() if want} <= counted
+    assert not {pid for pid, want in asked.items() if not want} & counted
+    assert "小满" not in acc["requests"] and {"竹马", "白露"} <= set(acc["requests"])
