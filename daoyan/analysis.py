@@ -18,7 +18,8 @@ from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
-from engine.votes import VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings
+from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings,
+                          wrong_thread_warnings)
 from parsers.models import Post
 
 from gamedef.gamefile import Game
@@ -208,7 +209,9 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
     a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
         + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
-                                  players=st.players, directors=game.directors, day=day)
+                                  players=st.players, directors=game.directors, day=day) \
+        + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
+                                rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]

@@ -696,3 +696,24 @@ def deleted_ballot_warnings(gone: Sequence[tuple[Post, datetime]], *, rules: Vot
                     "message": f"第{post.floor}楼 {parsed.voter}的票（{what}{posted}）已从论坛删除（{_hm(when)}的扫描发现）；"
                                "daoyan 存有原文，此票不再计入。请导演核实是谁删的、是否应当计入（需要时用 [[proxy]] 记录）。"})
     return out
+
+
+def wrong_thread_warnings(posts: Sequence[tuple[str, Post]], *, rules: VoteRules, players: Sequence[str],
+                          directors: Sequence[str], day: Day) -> list[dict[str, Any]]:
+    """A warning for each ballot a player posted during the day in another of the day's threads
+    (`posts` pairs the thread's role with the post): only the vote thread's ballots count (M84
+    讨论结束时，未回复投票帖者将被判罚黄牌), so the director is told instead of it counting or vanishing."""
+    where = {"discussion": "讨论帖", "progress": "进程帖"}
+    out = []
+    for role, post in posts:
+        if post.posted_at is None or not day.opens <= post.posted_at <= day.closes:
+            continue
+        parsed = parse_ballot(post, rules, players, directors)
+        if parsed is None or parsed.written_target is None or "not_a_player" in parsed.codes:
+            continue
+        what = "弃权" if parsed.kind == "abstain" else f"投票对象“{parsed.written_target}”"
+        out.append({"kind": "ballot_in_wrong_thread", "day": day.number, "player": parsed.voter, "pid": post.pid,
+                    "floor": post.floor, "thread": role,
+                    "message": f"{parsed.voter}在{where.get(role, role)}第{post.floor}楼（{_hm(post.posted_at)}）发了一张票"
+                               f"（{what}），只有投票帖里的票计入，此票不计；请导演提醒其到投票帖投票，或按规则处理。"})
+    return out

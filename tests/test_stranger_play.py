@@ -257,3 +257,17 @@ def test_acceleration_requests_in_other_wordings(tmp_path: Path) -> None:
     assert {pid for pid, want in asked.items() if want} <= counted
     assert not {pid for pid, want in asked.items() if not want} & counted
     assert "小满" not in acc["requests"] and {"竹马", "白露"} <= set(acc["requests"])
+
+
+# 8 ------------------------------------------------------------------------------------------------
+
+def test_a_ballot_in_the_discussion_thread_is_warned(played: Played) -> None:
+    """M84 讨论结束时，未回复投票帖者将被判罚黄牌: only the vote thread counts. 大寒's ballot in the
+    discussion thread is neither counted nor silently dropped: the director is told where it is."""
+    v = run_json("votes", played.path, "--day", 1)
+    assert played.wrong_thread not in {b["pid"] for b in v["ballots"]}
+    assert "大寒" in v["not_voted"]
+    w = [x for x in v["warnings"] if x["kind"] == "ballot_in_wrong_thread"]
+    assert [(x["pid"], x["player"], x["thread"]) for x in w] == [(played.wrong_thread, "大寒", "discussion")]
+    assert "讨论帖" in w[0]["message"] and "霜降" in w[0]["message"]
+    assert "讨论帖" in run("votes", played.path, "--day", 1).output
