@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
@@ -18,7 +18,8 @@ from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
-from engine.votes import VoteCount, count_votes
+from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings,
+                          wrong_thread_warnings)
 from parsers.models import Post
 
 from gamedef.gamefile import Game
@@ -44,9 +45,18 @@ class DayAnalysis:
     history: list[Any] = field(default_factory=list)  # DayRecord of this day and the days before
     card_entries: list[CardEntry] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
+    seen_until: datetime | None = None  # the oldest last read of the day's threads: posts after it are unseen
+
+    @property
+    def provisional(self) -> bool:
+        """Counts as of a moment before close, or from threads last read before close, can still change."""
+        closes = self.game.day(self.day).closes
+        return self.at < closes or self.seen_until is None or self.seen_until < closes
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
+        d["provisional"] = self.provisional
+        d["seen_until"] = self.seen_until.isoformat() if self.seen_until else None
         d["acceleration"] = self.acceleration.to_json()  # every progress-thread post and how it was read
         d["readings"] = self.game.ruleset.readings()
         d["warnings"] = list(self.warnings)
@@ -57,13 +67,17 @@ class DayAnalysis:
     def activity_json(self) -> dict[str, Any]:
         d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
         d["readings"] = self.game.ruleset.readings()
+        final = not self.provisional  # a lurking card needs the whole day, read after close
+        d["penalties_final"] = final
+        for p in d["penalties"]:
+            p["provisional"] = not final
         return d
 
     def reminder(self) -> Any:
         from engine.remind import reminders
 
         return reminders(ruleset=self.game.ruleset, day=self.game.day(self.day), at=self.at, activity=self.activity,
-                         not_voted=self.votes.not_voted, history=self.history,
+                         not_voted=self.votes.not_voted, only_invalid=self.votes.only_invalid, history=self.history,
                          accelerated=self.acceleration.accelerated)
 
     def flags_json(self) -> dict[str, Any]:
@@ -81,6 +95,8 @@ class DayAnalysis:
             "threads": d.tids,
             "state": {"living": list(self.state.living), "out": list(self.state.out), "priest": self.votes.priest,
                       "whistled": list(self.state.whistled)},
+            "provisional": self.provisional,
+            "seen_until": self.seen_until.isoformat() if self.seen_until else None,
             "votes": self.votes_json(),
             "election": self.election.to_json() if self.election else None,
             "activity": self.activity_json(),
@@ -190,7 +206,12 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     st, votes, election, act, acc, by_role = result
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
-    a.warnings = close_warnings(game, day, by_role)
+    a.seen_until = seen_until(store, d.tids.values(), game.timezone)
+    a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
+        + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
+                                  players=st.players, directors=game.directors, day=day) \
+        + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
+                                rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -198,6 +219,39 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+STALE_BEFORE_CLOSE = timedelta(minutes=10)  # before close, a scan this recent is as good as now
+
+
+def stale_warnings(seen: datetime | None, at: datetime, closes: datetime, day: int) -> list[dict[str, Any]]:
+    """A warning when the store was last read before the moment counted: after close, any scan older
+    than the close; before close, one more than STALE_BEFORE_CLOSE older than the moment."""
+    until = min(at, closes)
+    if seen is not None and (seen >= closes or seen >= until - (STALE_BEFORE_CLOSE if until < closes else timedelta())):
+        return []
+    last = f"最后一次扫描在{seen:%m-%d %H:%M}" if seen else "当天的帖子还没有全部扫描过"
+    what = f"早于关门（{closes:%m-%d %H:%M}）" if until >= closes else f"早于统计时刻（{until:%m-%d %H:%M}）"
+    return [{"kind": "stale_scan", "day": day, "seen_until": seen.isoformat() if seen else None,
+             "message": f"{last}，{what}：之后的票和帖子没有读到，以下票数可能不全。请先运行 daoyan scan。"}]
+
+
+def seen_until(store: Store, tids: Any, tz: Any) -> datetime | None:
+    """When the least recently read of these threads was last read (None: one was never read)."""
+    times = []
+    for tid in tids:
+        row = store.thread(tid)
+        if not row or not row.get("scanned_at"):
+            return None
+        times.append(datetime.fromisoformat(row["scanned_at"]).astimezone(tz))
+    return min(times, default=None)
+
+
+def gone_posts(store: Store, tid: int, tz: Any) -> list[tuple[Post, datetime]]:
+    """The thread's stored posts a scan found deleted on the forum, with when (in the game's zone)."""
+    rows = store.db.execute("select pid, gone_at from posts where tid=? and gone_at is not null", [tid]).fetchall()
+    when = {pid: datetime.fromisoformat(g).astimezone(tz) for pid, g in rows}
+    return [(p, when[p.pid]) for p in store.posts(tid, include_gone=True) if p.pid in when]
 
 
 def close_warnings(game: Game, day: int, by_role: dict[str, list[Post]]) -> list[dict[str, Any]]:

@@ -19,7 +19,15 @@ def _num(x: float) -> str:
 def votes_view(a: Any) -> Group:
     v = a.votes_json()
     parts: list[Any] = []
-    t = Table(title=f"第{v['day']}天 票型 (as of {v.get('at', '')[:16]})", title_justify="left")
+    for w in v.get("warnings") or []:
+        if w.get("kind") == "stale_scan":  # before the counts: they may be missing the last posts
+            parts.append(Text("注意 warning: " + w.get("message", ""), style="bold red"))
+    if v.get("provisional"):
+        seen = (v.get("seen_until") or "")[:16] or "从未"
+        parts.append(Text(f"暂时结果 provisional: 投票尚未结束或关门后还没有扫描（最后扫描 {seen}），票数还会变。",
+                          style="bold yellow"))
+    t = Table(title=f"第{v['day']}天 票型{'（暂时结果）' if v.get('provisional') else ''} (as of {v.get('at', '')[:16]})",
+              title_justify="left")
     t.add_column("投票对象 target")
     t.add_column("票数 weight", justify="right")
     t.add_column("投票者 voters")
@@ -62,13 +70,15 @@ def votes_view(a: Any) -> Group:
                        escape("；".join(f"[{p['code']}] {p['message']}" for p in b["problems"])))
         parts.append(bt)
     parts.append(Text("未投票 not voted: " + ("、".join(v["not_voted"]) or "无")))
+    if v.get("only_invalid"):
+        parts.append(Text("只有无效票 only invalid ballots: " + "、".join(v["only_invalid"]), style="bold yellow"))
     acc = v.get("acceleration") or {}
     if acc.get("readings"):
         state = "已加速 accelerated" if acc.get("accelerated") else "未加速 not accelerated"
         got = "、".join(f"{r['player']}（#{r['floor']}）" for r in acc.get("counted_requests") or [])
         parts.append(Text(f"进程帖 progress: {state}；计入申请 {len(acc.get('counted_requests') or [])}/{acc.get('needed')}"
                           + (f"：{got}" if got else "")))
-    for w in v.get("warnings") or []:
+    for w in [w for w in v.get("warnings") or [] if w.get("kind") != "stale_scan"]:
         parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))
     return Group(*parts)
 
@@ -83,7 +93,9 @@ def activity_view(a: Any) -> Group:
         t.add_row(escape(p["player"]), str(p["posts"]), str(p["counted_posts"]), "✓" if p["voted"] else "✗")
     parts: list[Any] = [t]
     if j["penalties"]:
-        pt = Table(title="潜水判罚 lurking penalties", title_justify="left")
+        final = j.get("penalties_final", True)
+        pt = Table(title="潜水判罚 lurking penalties" + ("" if final else "（暂定 provisional：当天关门后还没有统计过）"),
+                   title_justify="left")
         for col in ("玩家 player", "判罚 card", "规则 rule", "理由 reason"):
             pt.add_column(col)
         for p in j["penalties"]:

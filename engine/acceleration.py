@@ -235,10 +235,17 @@ def read_post(text: str, rules: AccelerationRules, *, author: str = "", players:
                         reading = _clause_reading(clause, _norm(sentence), at, m.group(0), rules, others)
                     old = result.get(kind)
                     if old is None or _STRENGTH[reading] >= old[0]:
-                        result[kind] = (_STRENGTH[reading], reading)
-    if not result and any(w in flat for w in rules.withdraw_words) and "申请" in flat:
+                        result[kind] = (_STRENGTH[reading], reading, absolute + len(m.group(0)))
+    if not result and any(w in flat for w in rules.withdraw_words) and any(v in flat for v in ("申请", "申請")):
         return {"*": WITHDRAWAL}  # "撤回申请": whatever the poster asked for before
-    return {k: r for k, (_, r) in result.items()}
+    every = [_norm(w) for _, ws in kinds for w in ws if _norm(w)]
+    out = {}
+    for k, (_, r, end) in result.items():
+        tail = norm[end:]
+        if r == REQUEST and any(_norm(w) in tail for w in rules.withdraw_words) and not any(w in tail for w in every):
+            r = WITHDRAWAL  # "申请加速。撤回": taken back later in the same post, naming nothing else
+        out[k] = r
+    return out
 
 
 def stance(text: str, rules: AccelerationRules) -> dict[str, bool]:

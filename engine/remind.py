@@ -39,10 +39,17 @@ class Reminder:
     threshold: int
     at_risk: tuple[Short, ...] = field(default_factory=tuple)
     accelerated: bool = False
+    only_invalid: tuple[str, ...] = ()  # every ballot they posted is invalid: they must post a new one
+
+    @property
+    def closed(self) -> bool:
+        """The vote has closed: there is nobody left to remind, only a count to read."""
+        return self.closes_in_s <= 0
 
     def to_json(self) -> dict[str, Any]:
         return {"day": self.day, "at": self.at.isoformat(), "closes_in_s": round(self.closes_in_s),
                 "lock_in_s": round(self.lock_in_s), "not_voted": list(self.not_voted),
+                "only_invalid": list(self.only_invalid), "closed": self.closed,
                 "below": [s.to_json() for s in self.below], "threshold": self.threshold,
                 "at_risk": [s.to_json() for s in self.at_risk], "accelerated": self.accelerated}
 
@@ -53,7 +60,8 @@ def single_day_threshold(ruleset: Ruleset) -> int:
 
 
 def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity, not_voted: Sequence[str],
-              history: Sequence[DayRecord] = (), accelerated: bool = False) -> Reminder:
+              history: Sequence[DayRecord] = (), accelerated: bool = False,
+              only_invalid: Sequence[str] = ()) -> Reminder:
     """Who has no ballot and who is short of posts as of `at`; `history` holds the earlier days.
     `at_risk` lists who would get a multi-day card if the day ended with the posts they have now."""
     threshold = single_day_threshold(ruleset)
@@ -81,7 +89,8 @@ def reminders(*, ruleset: Ruleset, day: Day, at: datetime, activity: DayActivity
     lock = lock_start(day, ruleset.vote.lock_minutes)
     return Reminder(day=day.number, at=at, closes_in_s=(day.closes - at).total_seconds(),
                     lock_in_s=(lock - at).total_seconds(), not_voted=tuple(not_voted), below=below,
-                    threshold=threshold, at_risk=tuple(risk), accelerated=accelerated)
+                    threshold=threshold, at_risk=tuple(risk), accelerated=accelerated,
+                    only_invalid=tuple(only_invalid))
 
 
 def _dur(seconds: float) -> str:
@@ -92,13 +101,20 @@ def _dur(seconds: float) -> str:
 
 
 def reminder_bbcode(r: Reminder, escape: Any = lambda s: s) -> str:
-    """A reminder post (催票/催帖) ready to paste; names in [b], nothing secret."""
+    """A reminder post (催票/催帖) ready to paste; names in [b], nothing secret. After close there is
+    nothing to remind: it says the vote has closed and where the count is."""
+    if r.closed:
+        return (f"[b]第{r.day}天 投票已截止[/b]（截至 {r.at:%m-%d %H:%M}，已关门）：不再催票催帖。"
+                f"票型和未投票者请看 daoyan votes --day {r.day}，判罚看 daoyan activity --day {r.day}。\n")
     lines = [f"[b]第{r.day}天 提醒[/b]（截至 {r.at:%m-%d %H:%M}）",
              f"距关门还有 [b]{_dur(r.closes_in_s)}[/b]，距改票截止还有 [b]{_dur(r.lock_in_s)}[/b]。"]
     if r.not_voted:
         lines.append("尚未投票：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.not_voted) + "，请尽快回复投票帖。")
     else:
         lines.append("所有玩家均已投票。")
+    if r.only_invalid:
+        lines.append("投票无效：" + "、".join(f"[b]{escape(n)}[/b]" for n in r.only_invalid)
+                     + "，无效票须重新发帖更正，请按格式重新投票。")
     if r.accelerated:
         lines.append("本讨论日已加速：发言不足不判罚。")
     if r.below:

@@ -44,7 +44,7 @@ from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
-                        "edited_original_unknown"})
+                        "edited_original_unknown", "edited_after_close"})
 
 
 @dataclass
@@ -168,6 +168,7 @@ class VoteCount:
     lock_starts: datetime
     accelerated_since: datetime | None = None
     accelerated_voids: str = "after_granted"
+    only_invalid: tuple[str, ...] = ()  # day players whose every ballot in the window is invalid
 
     @property
     def invalid(self) -> tuple[Ballot, ...]:
@@ -186,6 +187,7 @@ class VoteCount:
             "closes": self.closes.isoformat(), "lock_starts": self.lock_starts.isoformat(),
             "accelerated_since": self.accelerated_since.isoformat() if self.accelerated_since else None,
             "accelerated_voids": self.accelerated_voids,
+            "only_invalid": list(self.only_invalid),
         }
 
 
@@ -215,15 +217,26 @@ def _ref_words(forms: Sequence[str]) -> str:
 
 def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[datetime, str]], *,
                      rules: VoteRules, players: Sequence[str], directors: Sequence[str],
-                     lock: datetime, closes: datetime, at: datetime) -> tuple[ParsedBallot | None, list[Problem]]:
-    """The ballot a post cast, from its stored revisions (first one as posted), and edit notes."""
-    seen = sorted((r for r in revs if r[0] <= at), key=lambda r: r[0])
-    if len(seen) < 1:
+                     lock: datetime, closes: datetime, horizon: datetime | None
+                     ) -> tuple[ParsedBallot | None, list[Problem]]:
+    """The ballot a post cast, from its stored revisions, and edit notes. The first stored revision
+    is the post as posted, however late a scan first saw it; later ones count up to `horizon` (None:
+    all of them), so an edit after close is noted in the day's count but never moves or voids it."""
+    if not revs:
         return parsed, []
+    first, *rest = revs
+    seen = [first] + sorted((r for r in rest if horizon is None or r[0] <= horizon), key=lambda r: r[0])
     reads = [(t, parse_ballot(dataclasses.replace(post, text=txt), rules, players, directors)) for t, txt in seen]
     cast = reads[0][1]
     notes: list[Problem] = []
     for t, later in reads[1:]:
+        if cast is not None and t > closes and (later is None or not later.valid
+                                                or (later.kind, later.target) == (cast.kind, cast.target)):
+            if later is None or later.valid != cast.valid:
+                was = cast.target or rules.abstain_word
+                notes.append(Problem("edited_after_close",
+                                     f"该楼于{_hm(t)}（关门后）被编辑；关门后的编辑不算，按关门前的原文计（投票对象“{was}”）。"))
+            continue
         if later is None:
             continue
         if cast is None:  # a placeholder edited into a ballot: it casts from when it was seen
@@ -240,7 +253,7 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
                                  f"该楼于{_hm(t)}被编辑改正，但无效票须通过重新发帖来更正，编辑不算，此票仍无效。"))
             continue
         if cast.valid and later.valid and (later.kind, later.target) != (cast.kind, cast.target):
-            if not rules.edit_changing_target_is_problem:
+            if not rules.edit_changing_target_is_problem and t <= closes:
                 cast = later
                 continue
             was, now = cast.target or rules.abstain_word, later.target or rules.abstain_word
@@ -363,7 +376,7 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
         notes: list[Problem] = []
         if post.pid in revisions:
             parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=players,
-                                             directors=directors, lock=lock, closes=closes, at=at)
+                                             directors=directors, lock=lock, closes=closes, horizon=horizon)
         if parsed is None:
             continue
         notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
@@ -533,6 +546,7 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
     settled = {p for p, t in red_at.items() if t >= closes}  # sent off at the settlement: in the game all day
     day_players = [p for p in players if p in living and not (p in mid_out and mid_out[p] <= at and p not in settled)]
     not_voted = tuple(p for p in day_players if p not in replied and p not in excused)
+    only_invalid = _only_invalid(items, day_players, opens, min(at, closes))
     can_still_vote = at < closes
     remaining = tuple(p for p in day_players if p not in standing) if can_still_vote else ()
     margins = _margins(tally, remaining, weight_of, rules, priest)
@@ -541,7 +555,20 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                      replied=tuple(p for p in players if p in replied), priest=priest, accelerated=bool(acc),
                      closes=closes, lock_starts=lock,
                      accelerated_since=(accelerated_since or opens) if acc else None,
-                     accelerated_voids=vr.accelerated_voids)
+                     accelerated_voids=vr.accelerated_voids, only_invalid=only_invalid)
+
+
+def _only_invalid(items: Sequence[tuple[Ballot, Post | None]], day_players: Sequence[str], opens: datetime,
+                  until: datetime) -> tuple[str, ...]:
+    """Players who posted ballots in the window and none of them was valid: whether that answers the
+    vote thread is the ruleset's `invalid_counts_as_voted`, but the director must see them by name
+    (M84 无效票须通过重新发帖来更正)."""
+    tried: dict[str, bool] = {}
+    for b, _ in items:
+        if b.posted_at is None or not opens <= b.posted_at <= until or "not_a_player" in b.codes:
+            continue
+        tried[b.voter] = tried.get(b.voter, False) or b.valid
+    return tuple(p for p in day_players if p in tried and not tried[p])
 
 
 # Seen on a live Discuz X3.5: its 回复 button only notifies the floor's author; neither the page nor
@@ -636,3 +663,57 @@ def _margins(tally: Sequence[TallyEntry], remaining: Sequence[str], weight_of: M
     return Margins(leader=lead.target if lead else None, leader_weight=lw,
                    runner_up=second.target if second else None, runner_up_weight=sw, to_tie=gap,
                    to_overtake=round(over, 6), remaining=tuple(remaining), remaining_weight=rem_w, decided=decided)
+
+
+def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, Any]]:
+    """One warning per player whose ballots were all invalid, with each floor and why, and how the
+    ruleset counts such a player for the not-voted card (`invalid_counts_as_voted`)."""
+    out = []
+    for name in count.only_invalid:
+        mine = [b for b in count.ballots if b.voter == name and not b.valid]
+        why = "；".join(f"{_floor(b)}：{'、'.join(b.codes)}" for b in mine)
+        voted = ("按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票" if rules.invalid_counts_as_voted
+                 else "按规则集（invalid_counts_as_voted = false）算作未投票")
+        out.append({"kind": "only_invalid", "day": count.day, "player": name,
+                    "message": f"{name}的投票全部无效（{why}），不计入票数，{voted}；无效票须重新发帖更正，请导演核对。"})
+    return out
+
+
+def deleted_ballot_warnings(gone: Sequence[tuple[Post, datetime]], *, rules: VoteRules, players: Sequence[str],
+                            directors: Sequence[str], day: int) -> list[dict[str, Any]]:
+    """A warning for each stored vote-thread post that was a ballot and has since been deleted on the
+    forum (`gone` pairs a post with when a scan found it gone): the count leaves it out, as the forum
+    does, but a vote never disappears without the director being told what it was."""
+    out = []
+    for post, when in gone:
+        parsed = parse_ballot(post, rules, players, directors)
+        if parsed is None or not parsed.voter:
+            continue
+        what = "弃权" if parsed.kind == "abstain" else f"{'改票' if parsed.is_change else '投票'}对象“{parsed.written_target or parsed.target or '?'}”"
+        posted = f"，发于{_hm(post.posted_at)}" if post.posted_at else ""
+        out.append({"kind": "deleted_ballot", "day": day, "player": parsed.voter, "pid": post.pid, "floor": post.floor,
+                    "gone_at": when.isoformat(),
+                    "message": f"第{post.floor}楼 {parsed.voter}的票（{what}{posted}）已从论坛删除（{_hm(when)}的扫描发现）；"
+                               "daoyan 存有原文，此票不再计入。请导演核实是谁删的、是否应当计入（需要时用 [[proxy]] 记录）。"})
+    return out
+
+
+def wrong_thread_warnings(posts: Sequence[tuple[str, Post]], *, rules: VoteRules, players: Sequence[str],
+                          directors: Sequence[str], day: Day) -> list[dict[str, Any]]:
+    """A warning for each ballot a player posted during the day in another of the day's threads
+    (`posts` pairs the thread's role with the post): only the vote thread's ballots count (M84
+    讨论结束时，未回复投票帖者将被判罚黄牌), so the director is told instead of it counting or vanishing."""
+    where = {"discussion": "讨论帖", "progress": "进程帖"}
+    out = []
+    for role, post in posts:
+        if post.posted_at is None or not day.opens <= post.posted_at <= day.closes:
+            continue
+        parsed = parse_ballot(post, rules, players, directors)
+        if parsed is None or parsed.written_target is None or "not_a_player" in parsed.codes:
+            continue
+        what = "弃权" if parsed.kind == "abstain" else f"投票对象“{parsed.written_target}”"
+        out.append({"kind": "ballot_in_wrong_thread", "day": day.number, "player": parsed.voter, "pid": post.pid,
+                    "floor": post.floor, "thread": role,
+                    "message": f"{parsed.voter}在{where.get(role, role)}第{post.floor}楼（{_hm(post.posted_at)}）发了一张票"
+                               f"（{what}），只有投票帖里的票计入，此票不计；请导演提醒其到投票帖投票，或按规则处理。"})
+    return out

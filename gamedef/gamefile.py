@@ -284,13 +284,18 @@ class _Reader:
             if required:
                 raise self.fail(f"{where}.{key}", "missing; expected a local date-time like 2026-12-01T10:00:00")
             return None
+        if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*", v):
+            v = date.fromisoformat(v.strip()) if re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}\s*", v) else v
+        if isinstance(v, date) and not isinstance(v, datetime):
+            raise self.fail(f"{where}.{key}", f"{v:%Y-%m-%d} has no time of day, so the moment is ambiguous "
+                                              f"(midnight? the evening close?); write the time too, like {v:%Y-%m-%d}T22:00:00")
         if isinstance(v, str):
             try:
                 v = datetime.fromisoformat(v)
             except ValueError:
                 raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}") from None
-        if isinstance(v, date) and not isinstance(v, datetime):
-            v = datetime.combine(v, time())
+        if isinstance(v, time):
+            raise self.fail(f"{where}.{key}", f"{v:%H:%M:%S} has no date; write it like 2026-12-01T{v:%H:%M:%S}")
         if not isinstance(v, datetime):
             raise self.fail(f"{where}.{key}", f"expected a date-time like 2026-12-01T10:00:00, got {v!r}")
         if not YEARS[0] <= v.year <= YEARS[1]:  # year 1 or 9999: a typo, and arithmetic on it overflows
@@ -302,11 +307,20 @@ class _Reader:
             raise self.fail(f"{where}.{key}", f"a date-time no clock can hold: {v!r}") from None
 
 
+_NO_SECONDS = re.compile(r"(?m)^(\s*[A-Za-z_][\w.-]*\s*=\s*\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(?=\s*(?:#.*)?$)")
+
+
+def _with_seconds(text: str) -> str:
+    """`closes = 2026-12-02T22:00` is what a director writes and means exactly one moment, but TOML 1.0
+    wants the seconds: they are added (`:00`) before parsing, on the same line, so errors keep their line."""
+    return _NO_SECONDS.sub(r"\1:00", text)
+
+
 def parse_game(text: str, path: Path) -> Game:
     """A `Game` from the text of a game file; `path` names it in errors and anchors relative paths."""
     r = _Reader(path, text)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(_with_seconds(text))
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         raise GameFileError(str(path), None, f"not valid TOML: {e}", int(m.group(1)) if m else None) from None
@@ -400,6 +414,11 @@ def parse_game(text: str, path: Path) -> Game:
                     f"the same name as {seen[k]!r} once width, case, spaces and invisible characters are set aside"
                 raise r.fail(f"game.{who}", f"{p!r} is {same}: posts and ballots could not tell them apart")
             seen[k] = p
+    both = [d for d in directors if normalize_name(d) in {normalize_name(p) for p in players}]
+    if both:
+        raise r.fail("game.directors", f"{both[0]!r} is both a player and a director; a director's posts are never "
+                                       "a player's ballots or posts, so the count cannot tell which is meant: "
+                                       "list the name in one of game.players and game.directors only")
     players = [display_name(p) for p in players]
     directors = [display_name(p) for p in directors]
     if not players:

@@ -84,15 +84,16 @@ class AccelerationRules:
     no_lurking_penalty_when_accelerated: bool = True
     delay_cancels_acceleration: bool = True  # a granted delay ends the accelerated state
     # How a progress-thread post is read (engine.acceleration.read_post): the words each stance rests on.
-    accelerate_keywords: tuple[str, ...] = ("加速", "加快进程", "提速")  # 004 玩家须知 8: 提议进程加速 … 执行加快进程
+    accelerate_keywords: tuple[str, ...] = ("加速", "加快进程", "加快", "提速")  # 004 玩家须知 8: 提议进程加速 … 执行加快进程
     delay_keywords: tuple[str, ...] = ("延时", "延迟", "延期", "延长")
     not_keyword_after: tuple[str, ...] = ("度", "器", "剂", "键")  # 加速度 is physics, not a request
-    request_verbs: tuple[str, ...] = ("申请", "同意", "支持", "赞成", "赞同", "求", "要求", "请求", "希望", "想",
+    request_verbs: tuple[str, ...] = ("申请", "申請", "同意", "支持", "赞成", "贊成", "赞同", "贊同", "求", "要求", "请求", "請求",
+                                      "希望", "想",
                                       "要", "建议", "提议", "投", "我也", "附议", "继续")
     negations: tuple[str, ...] = ("不", "别", "没必要", "无需", "不用", "甭", "勿", "莫", "拒绝", "反对", "算了")
     negation_exceptions: tuple[str, ...] = ("不如", "要不", "不妨", "何不", "不得不", "不然", "不管", "不反对",
                                             "不拒绝", "不错", "不少", "不过", "不久", "不断", "不一定", "不好意思")
-    withdraw_words: tuple[str, ...] = ("撤回", "撤销", "收回", "取消", "撤掉", "撤了", "作废")
+    withdraw_words: tuple[str, ...] = ("撤回", "撤销", "撤銷", "收回", "取消", "撤掉", "撤了", "作废", "作廢")
     question_words: tuple[str, ...] = ("谁", "什么", "为什么", "为啥", "怎么", "是否", "要不要", "需不需要", "有没有",
                                        "多少", "几个", "几人", "能不能", "可不可以")
     question_particles: tuple[str, ...] = ("吗", "么", "呢")  # only at the end of a clause

@@ -155,6 +155,22 @@ def _strip_mention(written: str) -> str:
     return re.sub(r"^[@＠]\s*", "", written.strip()).strip()
 
 
+_PAIRS = {"【": "】", "“": "”", "「": "」", "『": "』", "《": "》", "[": "]", '"': '"', "'": "'", "‘": "’", "〔": "〕"}
+
+
+def _undecorated(written: str) -> str:
+    """The name inside the decoration a player puts around it: a trailing colon (饺子：), a pair of
+    brackets or quotes (【饺子】 “饺子” 「饺子」). Only a whole pair is taken off, never half of one."""
+    name = written.strip()
+    while True:
+        before = name
+        name = name.rstrip(":" + _WIDE_COLONS).strip()
+        if len(name) > 2 and _PAIRS.get(name[0]) == name[-1]:
+            name = name[1:-1].strip()
+        if name == before:
+            return name
+
+
 def _format_problem(msg: str) -> Problem:
     return Problem("bad_format", f"投票格式有误：{msg}。按规则此票无效，须重新发帖更正。")
 
@@ -205,7 +221,7 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
     is_change = kind == "change"
     if written is not None and not fmt:
         written = _strip_mention(written)
-        key = normalize_name(written)
+        key = normalize_name(_undecorated(written))
         if key == normalize_name(rules.abstain_word):
             kind = "abstain"
         elif key in roster:

@@ -108,6 +108,22 @@ def _invalid(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+EDIT_CODES = ("edited_after_lock", "edited_after_close", "edited_target", "edited_original_unknown")
+
+
+def _edit_notes(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Valid ballots whose post was edited: players see that the edit was read and how it counted."""
+    lines = []
+    for b in ballots:
+        if not b.get("valid", True):
+            continue
+        notes = [p for p in b.get("problems") or [] if isinstance(p, Mapping) and p.get("code") in EDIT_CODES]
+        if notes:
+            head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}"
+            lines.append(f"[*]{head.strip()}：" + "；".join(inert(p.get("message") or p.get("code")) for p in notes))
+    return lines
+
+
 def _penalties(penalties: Iterable[Mapping[str, Any]]) -> list[str]:
     lines = []
     for p in penalties:
@@ -134,6 +150,8 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
     if analysis.get("closes"):
         line += f"，关门 {fmt_time(analysis.get('closes'), tz)}"
     out.append(line + "[/color]")
+    if votes.get("provisional"):
+        out.append("[color=#D00000][b]暂时结果[/b]：投票尚未结束（或关门后尚未重新统计），以关门后的公示为准。[/color]")
     if activity.get("accelerated"):
         since = votes.get("accelerated_since")
         if votes.get("accelerated_voids") == "after_granted" and since:
@@ -164,11 +182,16 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
     out.extend(["[list]", *invalid, "[/list]"] if invalid else ["无"])
     out.append("")
 
+    edits = _edit_notes(ballots)
+    if edits:
+        out.append("[size=4][b]编辑说明[/b][/size]")
+        out.extend(["[list]", *edits, "[/list]", ""])
+
     out.append(f"[b]未投票：[/b]{_names(votes.get('not_voted') or [])}")
     out.append("")
 
     penalties = [p for p in activity.get("penalties") or [] if isinstance(p, Mapping)]
-    out.append("[size=4][b]潜水处罚[/b][/size]")
+    out.append("[size=4][b]潜水处罚[/b][/size]" + ("（暂定，以关门后的统计为准）" if activity.get("penalties_final") is False else ""))
     out.extend(["[list]", *_penalties(penalties), "[/list]"] if penalties else ["无"])
 
     election = analysis.get("election")

@@ -178,7 +178,9 @@ def test_placeholder_edited_into_a_ballot(preset):
     b = ballot(count(posts, preset, revisions=early), 2)
     assert b.counted and "edited_target" in b.codes
     late = {102: [(t("1 12:00"), "占楼"), (t("2 22:30"), V("包子"))]}
-    assert count(posts, preset, revisions=late).ballots == ()  # as of the close it was no ballot
+    shown = ballot(count(posts, preset, revisions=late), 2)  # as of the close it was no ballot: shown, not counted
+    assert not shown.counted and "after_close" in shown.codes
+    assert count(posts, preset, revisions=late, at=t("2 21:59")).ballots == ()
     b = ballot(count(posts, preset, revisions=late, at=t("3 09:00")), 2)
     assert not b.counted and "after_close" in b.codes
 

@@ -22,6 +22,9 @@ def command(game: str, day: int, at: str | None, as_json: bool, bbcode: bool) ->
     with store:
         a = analyze_day(g, store, day, moment, flags=False)
     r = a.reminder()
+    stale = [w["message"] for w in a.warnings if w.get("kind") == "stale_scan"]
+    for m in stale:
+        click.echo(f"daoyan: warning: {m}", err=True)
     if as_json:
         echo_json(r.to_json())
     elif bbcode:
