@@ -5,6 +5,10 @@ per lexicon (kept by startup_cache), each as an automaton entry of the term's ow
 
 - full pinyin (shabi; `sha bi` squeezes to it), initials (sb, cnm, nmsl), mixed pinyin, initials
   and hanzi (sha逼, 傻b, 脑c), and digits for syllables (2b, 2逼): Latin-bounded entries;
+- spellings too ordinary to count on their own (`addressed_spellings`): two-letter initials
+  that are everyday abbreviations (cs 畜牲, hz 混账), digit spellings that read as units (4g 死狗),
+  a numeral's digits (250 二百五); they count where said to someone (你这个cs, 250吧你) or
+  standing alone as a clause (cs，又是平票), and only in lower case (CS, HZ are abbreviations);
 - homophones: one character swapped for a common character (GB2312 level 1, the 3,755 most
   frequent) whose commonest reading is the term's reading there; and look-alikes from
   `lexicon/lookalike.toml`. Whole-word entries (jieba must agree), minus every spelling that is
@@ -107,16 +111,14 @@ def _arabic(term: str) -> str:
     if len(term) < 2 or not all(c in NUMERALS or c in "十百" for c in term):
         return ""
     total = num = 0
-    prev = ""
     for c in term:
         if c in "十百":
             total += (num or 1) * (10 if c == "十" else 100)
             num = 0
         else:
             num = int(NUMERALS[c])
-        last, prev = prev, c
     if num:
-        total += num * (10 if last == "百" else 1)
+        total += num * (10 if term[-2] == "百" else 1)
     return str(total) if total >= 10 else ""
 
 
