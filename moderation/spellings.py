@@ -125,7 +125,8 @@ def _arabic(term: str) -> str:
 def addressed_spellings(term: str) -> set[str]:
     """Spellings of a hanzi term too ordinary to count on their own: two-letter initials that
     are everyday abbreviations (cs 畜牲, hz 混账, sm 傻帽), digit spellings that read as units
-    (4g 死狗) and a numeral's digits (250 二百五). They count where a player is addressed with
+    (4g 死狗), a numeral's digits (250 二百五) and one letter among function characters (你m的,
+    我c). They count where a player is addressed with
     them or they stand alone as a clause (`addressed`)."""
     if not _hanzi(term) or len(term) > MAX_PINYIN_CHARS:
         return set()
@@ -136,6 +137,13 @@ def addressed_spellings(term: str) -> set[str]:
     py = reading(term)
     if len(py) != len(term) or not all(p.isascii() and p.isalpha() for p in py):
         return out
+    if 2 <= len(term) <= MAX_MIXED_CHARS:
+        # a letter beside function characters only (你m的 你妈的, 我c 我操): too weak alone
+        for combo in itertools.product(*[(c, p[0]) for c, p in zip(term, py)]):
+            kept = [ch for ch in combo if "\u3400" <= ch]
+            if kept and len(kept) < len(term) and all(ch in FUNCTION_CHARS for ch in kept) \
+                    and len(term) - len(kept) == 1:
+                out.add("".join(combo))
     if len(term) == 2:
         ini = "".join(p[0] for p in py)
         if ini in COMMON_ABBREVIATIONS:

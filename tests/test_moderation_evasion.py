@@ -62,7 +62,7 @@ def test_ordinary_words_do_not_fire(text):
     ("s1b，又是平票", "insult"), ("c7n7m！昨晚谁刀的", "insult_kin"),           # digits between letters
     ("fuuck you", "vulgar_verb"), ("shiiit，又平票", "vulgar_body"),             # English doubling
     ("你这个干7你", "vulgar_verb"), ("今天出他，他、奶、奶、的", "insult_kin"),  # digit inside; a doubled term apart
-    ("你这个wc", "vulgar_body"),
+    ("你这个wc", "vulgar_body"), ("我看你就是你m的", "insult_kin"), ("你这个我c，站错边了", "vulgar_verb"),
 ])
 def test_short_spellings_said_to_someone(text, category):
     """密码 and 明显的通配符: initials that are also everyday abbreviations count where a player is
@@ -72,7 +72,7 @@ def test_short_spellings_said_to_someone(text, category):
 
 @pytest.mark.parametrize("text", [
     "买个hp的本子", "杭州hz的酒店", "官网www.hp.com下载", "花了250元", "4G内存不够", "mp3格式", "a4纸",
-    "too bad", "coffee很好喝", "我7日到北京", "6L", "6了", "上个wc", "上 场 了", "叫:爸爸!爸爸",
+    "too bad", "coffee很好喝", "我7日到北京", "6L", "6了", "上个wc", "换了n个版本", "上 场 了", "叫:爸爸!爸爸",
 ])
 def test_short_spellings_in_ordinary_text_do_not_fire(text):
     assert cats(text) == set()
