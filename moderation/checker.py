@@ -41,6 +41,7 @@ from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
 from .segment import Segmenter
+from .spellings import addressed
 from .startup_cache import cached
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
@@ -163,15 +164,18 @@ def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
             allowed.append(al)
             anchors.append(an)
             needs.append(literal_of)
-    dense_ok = set(dense_keys)
-    dkeys: list[str] = []
-    dterms: list[tuple] = []
-    dallowed: list[bool] = []
+    # a key as the dense view writes it (他奶奶的 → 他奶的): keys that meet there are one
+    dense_of = dict(dense_keys)
+    dgroups: dict[str, tuple[list, list[bool]]] = {}
     for k, ts, al in zip(keys, terms, allowed):
-        if (any(e[0] != "sound" for e in ts) or al) and k in dense_ok:
-            dkeys.append(k)
-            dterms.append(ts)
-            dallowed.append(al)
+        dk = dense_of.get(k)
+        if dk and (any(e[0] != "sound" for e in ts) or al):
+            g = dgroups.setdefault(dk, ([], []))
+            g[0].extend(e for e in ts if e not in g[0])
+            g[1].append(al)
+    dkeys = list(dgroups)
+    dterms = [tuple(g[0]) for g in dgroups.values()]
+    dallowed = [any(g[1]) for g in dgroups.values()]
     return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
             "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
             "dallowed": dallowed}
@@ -211,18 +215,20 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
     return quick, words, dictionary
 
 
-def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
+def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[tuple[str, str]]]:
     """The automaton's entries, each category's patterns' required literals, and the keys the
-    dense view can hold as they are (two letters or more, no digit, no doubled hanzi)."""
+    dense view can hold (no digit), each with its dense form (doubled hanzi made single) where
+    that is two letters or more."""
     literals = {c: [required_literals(p.regex) for p in lx.patterns]
                 for c, lx in lexicon.categories.items() if lx.patterns}
     entries = lexicon.entries()
     keys = dict.fromkeys(e[0] for e in entries)
-    dense_keys = [k for k in keys if len(k) >= 2 and not any(c.isdigit() for c in k) and normalize.dense(k).text == k]
+    dense_keys = [(k, d) for k in keys if not any(c.isdigit() for c in k) and len(d := normalize.dense(k).text) >= 2
+                  and (d == k or not _LATIN.search(k))]  # Latin doubles (asshole) are the word's own
     return entries, literals, dense_keys
 
 
-def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[str]]:
+def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str, list[tuple[str, ...] | None]], list[tuple[str, str]]]:
     """`_derive`, kept between runs (startup_cache) under a digest of everything it reads."""
     return cached("lexicon", lambda: _derive(lexicon), extra=_lexicon_digest(lexicon))
 
@@ -287,6 +293,14 @@ def _lower_case(v: Views, fs: int, fe: int) -> bool:
     s, e = v.span_from_folded(fs, fe)
     written = v.original[s:e]
     return written == written.lower()
+
+
+@lru_cache(maxsize=4096)
+def _written_whole(term: str, letters: int, dense_length: int) -> bool:
+    """Whether `letters` written letters spell `term` in the dense view: every letter of it once
+    (他、奶、奶、的 for 他奶奶的) or each doubled (傻傻逼逼); 妈妈的 is no 妈的."""
+    n = len(normalize.key(term))
+    return letters == n or (n == dense_length and letters >= 2 * n)
 
 
 def _line(text: str, start: int, end: int) -> tuple[int, int]:
@@ -429,18 +443,22 @@ class Checker:
             if not entries:
                 continue
             fs, fe = d.span_to_folded(start, end)
+            fs = normalize.clause_double_start(f_text, fs, fe)
             if fe - fs == end - start:
                 continue  # nothing skipped inside: the squeezed scan has seen it
+            latin_only = False
             if not normalize.gaps_ok(f_text, fs, fe):
-                continue
+                if not normalize.interleaved(f_text, fs, fe):
+                    continue
+                latin_only = True  # s1b, c7n7m: digits between the letters of a Latin spelling
             if allows:
                 lo = bisect.bisect_left(allow_starts, start - reach)
                 hi = bisect.bisect_left(allow_starts, end)
                 if lo < hi and any(b > start and (a < start or b > end) for a, b in allows[lo:hi]):
                     continue
             letters = sum(c.isalpha() for c in f_text[fs:fe])
-            if letters != end - start and letters < 2 * (end - start):
-                continue  # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼
+            # doubled only in part: 妈妈的 is no 妈的, 傻傻逼逼 is 傻逼; in Latin words any letter (fuuck)
+            stretched = letters != end - start and letters < 2 * (end - start)
             skipped = f_text[fs:fe]
             clause = any(c in normalize.CLAUSE for c in skipped)
             if clause:
@@ -449,17 +467,25 @@ class Checker:
                 apart_after = fe >= f_len or not f_text[fe].isalnum()
                 if not (apart_before or apart_after):
                     continue
-            weak = clause or any(c.isdecimal() for c in skipped)
+            weak = clause or normalize.number_inside(f_text, fs, fe)
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
                 if kind == "sound":
                     continue  # a homophone across a separator is too far from what was written
-                if kind == "latin" or kind == "latin2":
+                if kind == "latin" or kind == "latin2" or kind == "addressed":
+                    if stretched and end - start < 3:
+                        continue  # too, see, all: doubles of everyday words
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                    if kind != "latin" and not _lower_case(v, fs, fe):
                         continue
+                    if kind == "addressed" and not addressed(f_text, fs, fe):
+                        continue
+                elif latin_only:
+                    continue
+                elif not _written_whole(term, letters, end - start):
+                    continue
                 elif kind == "term":
                     if end - start <= 2 and self.engine.segmenter.split_apart(d.text, start, end):
                         continue
@@ -474,6 +500,8 @@ class Checker:
                     span = v.span_from_folded(fs, fe)
                     ls, le = dlines.around(start)
                     sentence = _sentence(d.text, ls, le, start, end)
+                if any(h.category == cat and (h.start, h.end) == span for h in out.hits):
+                    continue  # the squeezed scan found it as written (asshole, 他奶奶的)
                 out.add(cat, span, term, -(1 << 40) - ls, sentence)
 
     def _term_hits(self, v: Views, lines: "_Lines", terms: list, allows: list[tuple[int, int]],
@@ -495,10 +523,12 @@ class Checker:
             span = None
             whole: bool | None = None
             for kind, cat, term in entries:
-                if kind == "latin" or kind == "latin2":
+                if kind == "latin" or kind == "latin2" or kind == "addressed":
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                    if kind == "latin2" and not _lower_case(v, fs, fe):
+                    if kind != "latin" and not _lower_case(v, fs, fe):
+                        continue
+                    if kind == "addressed" and not addressed(f_text, fs, fe):
                         continue
                 elif kind == "term":
                     # a short term cut through at both ends is a piece of two words (输入|你的: 入你)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
-from .spellings import latin_spellings, ordinary, reading, sound_spellings
+from .spellings import addressed_spellings, latin_spellings, ordinary, reading, sound_spellings
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
@@ -104,7 +104,9 @@ class Lexicon:
         """(key, kind, category, term) for the automaton: kind is term | word | latin |
         latin2 | sound | anchor | allow. `sound`: a homophone or look-alike spelling (a whole
         word, like `word`); `latin2`: a generated spelling of one or two Latin letters or digits
-        (2b, nc), which counts only where written in lower case and not a unit (4g, 3d)."""
+        (2b, nc), which counts only where written in lower case and not a unit (4g, 3d);
+        `addressed`: a spelling too ordinary to count alone (cs, hz, 4g, 250), which counts
+        only where written in lower case and said to someone or standing alone as a clause."""
         out: list[tuple[str, str, str, str]] = []
         written = {key(t) for lx in self.categories.values() for t in (*lx.terms, *lx.words, *lx.latin)}
         written |= {key(t) for lx in self.categories.values() for t, _ in lx.sounds}
@@ -126,6 +128,8 @@ class Lexicon:
                    # a short word's short pinyin is often English or a name (rile, rita): not kept
                    if not (ambiguous and v == full and len(v) < 5) and key(v) not in written
                    and (short or len(v) > 2)]
+            if short:
+                got += [(key(v), "addressed", cat, t) for v in sorted(addressed_spellings(t)) if key(v) not in written]
             for v in (sorted(sound_spellings(t, self.lookalike)) if short or len(t) >= 3 else ()):
                 k = key(v)
                 if k not in written and k not in allowed and k not in excepted and not ordinary(k, tokenizer):

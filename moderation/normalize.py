@@ -278,13 +278,14 @@ CLAUSE = frozenset("，。！？；：,.!?;:…")
 @lru_cache(maxsize=1)
 def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     """A run of non-letters (one character class: `re` skips straight to the next one), and a
-    run of one hanzi doubled."""
-    return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fff])\1+")
+    run of one hanzi or Latin letter doubled (傻傻逼逼, fuuuck)."""
+    return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fffa-z])\1+")
 
 
 class Dense:
     """The folded view with every non-letter removed but newlines (any punctuation, space,
-    symbol, emoji, bracket, digit) and doubled hanzi made single (傻傻逼逼 → 傻逼). Lexicon terms
+    symbol, emoji, bracket, digit) and doubled hanzi and Latin letters made single (傻傻逼逼 → 傻逼,
+    fuuck → fuck). Lexicon terms
     are matched here too, so that a separator or a doubling inside a term does not hide it;
     patterns never read it (it joins clauses). Which removed runs a hit may span (at most GAP
     characters; digits only between two hanzi, so 2b, mp3 and n280 keep theirs) is decided per
@@ -349,6 +350,41 @@ def gaps_ok(folded: str, start: int, end: int) -> bool:
         if any(c.isdecimal() for c in m.group()) and (folded[s - 1] < "\u2e80" or folded[e] < "\u2e80"):
             return False
     return True
+
+
+# what makes digits amid hanzi a number (8日，她 / 第3个 / 共5人) rather than a separator (干7你)
+_NUMBER_AFTER = frozenset("日月年号点时分秒元块角个次天岁人件斤克米里度楼层页章集期届路站周")
+_NUMBER_BEFORE = frozenset("第共约近每前后这那近余")
+
+
+def number_inside(folded: str, start: int, end: int) -> bool:
+    """Whether a run of digits inside folded[start:end] reads as a number with its unit or
+    ordinal (我7日 may be a date), not as a separator between the characters of a word."""
+    for m in re.finditer(r"\d+", folded[start:end]):
+        s, e = start + m.start(), start + m.end()
+        if (e < len(folded) and folded[e] in _NUMBER_AFTER) or (s > 0 and folded[s - 1] in _NUMBER_BEFORE):
+            return True
+    return False
+
+
+def clause_double_start(folded: str, start: int, end: int) -> int:
+    """`start`, or past a clause break where the dense view joined a character to its repeat
+    across it (出他，他、奶、奶、的: the term starts at the second 他)."""
+    gap_re, _ = _dense_regexes()
+    m = gap_re.match(folded, start + 1, end)
+    if m and m.end() < end and folded[m.end()] == folded[start] and any(c in CLAUSE for c in m.group()):
+        return m.end()
+    return start
+
+
+_INTERLEAVED = re.compile(r"[a-z](\d{1,2})[a-z](?:\1[a-z])*")
+
+
+def interleaved(folded: str, start: int, end: int) -> bool:
+    """Whether folded[start:end] is Latin letters with the same digits between every two of
+    them (s1b, f1u1c1k, c7n7m): a spelling, where one digit amid letters is a word's own
+    (mp3, n280, a4纸)."""
+    return _INTERLEAVED.fullmatch(folded, start, end) is not None
 
 
 def dense(folded: str) -> Dense:

@@ -5,6 +5,10 @@ per lexicon (kept by startup_cache), each as an automaton entry of the term's ow
 
 - full pinyin (shabi; `sha bi` squeezes to it), initials (sb, cnm, nmsl), mixed pinyin, initials
   and hanzi (sha逼, 傻b, 脑c), and digits for syllables (2b, 2逼): Latin-bounded entries;
+- spellings too ordinary to count on their own (`addressed_spellings`): two-letter initials
+  that are everyday abbreviations (cs 畜牲, hz 混账), digit spellings that read as units (4g 死狗),
+  a numeral's digits (250 二百五); they count where said to someone (你这个cs, 250吧你) or
+  standing alone as a clause (cs，又是平票), and only in lower case (CS, HZ are abbreviations);
 - homophones: one character swapped for a common character (GB2312 level 1, the 3,755 most
   frequent) whose commonest reading is the term's reading there; and look-alikes from
   `lexicon/lookalike.toml`. Whole-word entries (jieba must agree), minus every spelling that is
@@ -17,6 +21,7 @@ fu/fo (not bi), so 哈佛 is no 傻逼.
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
 
 from .sounds import _by_sound, _common_chars, _pinyin_dict, _toneless
@@ -92,7 +97,81 @@ def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
     elif len(term) > MAX_MIXED_CHARS:
         for i in range(len(term)):
             out.add(term[:i] + py[i] + term[i + 1:])
-    return {s for s in out if s != term}
+    # a run of three of one letter is squeezed to one in posts (溜了溜了 as llll would be l)
+    return {s for s in out if s != term and not _TRIPLE.search(s)}
+
+
+_TRIPLE = re.compile(r"(.)\1\1")
+NUMERALS = dict(zip("零一二三四五六七八九", "0123456789"))
+
+
+def _arabic(term: str) -> str:
+    """A Chinese numeral below a thousand in digits (二百五 → 250, 十三 → 13), else ''; a digit
+    right after 百 is tens, as people say it (一百八 is 180)."""
+    if len(term) < 2 or not all(c in NUMERALS or c in "十百" for c in term):
+        return ""
+    total = num = 0
+    for c in term:
+        if c in "十百":
+            total += (num or 1) * (10 if c == "十" else 100)
+            num = 0
+        else:
+            num = int(NUMERALS[c])
+    if num:
+        total += num * (10 if term[-2] == "百" else 1)
+    return str(total) if total >= 10 else ""
+
+
+def addressed_spellings(term: str) -> set[str]:
+    """Spellings of a hanzi term too ordinary to count on their own: two-letter initials that
+    are everyday abbreviations (cs 畜牲, hz 混账, sm 傻帽), digit spellings that read as units
+    (4g 死狗), a numeral's digits (250 二百五) and one letter among function characters (你m的,
+    我c). They count where a player is addressed with
+    them or they stand alone as a clause (`addressed`)."""
+    if not _hanzi(term) or len(term) > MAX_PINYIN_CHARS:
+        return set()
+    out: set[str] = set()
+    arabic = _arabic(term)
+    if arabic:
+        out.add(arabic)
+    py = reading(term)
+    if len(py) != len(term) or not all(p.isascii() and p.isalpha() for p in py):
+        return out
+    if 2 <= len(term) <= MAX_MIXED_CHARS:
+        # a letter beside function characters only (你m的 你妈的, 我c 我操): too weak alone
+        for combo in itertools.product(*[(c, p[0]) for c, p in zip(term, py)]):
+            kept = [ch for ch in combo if "\u3400" <= ch]
+            if kept and len(kept) < len(term) and all(ch in FUNCTION_CHARS for ch in kept) \
+                    and len(term) - len(kept) == 1:
+                out.add("".join(combo))
+    if len(term) == 2:
+        ini = "".join(p[0] for p in py)
+        if ini in COMMON_ABBREVIATIONS:
+            out.add(ini)
+        for a, b in itertools.product((py[0][0], DIGITS.get(py[0], "")), (py[1][0], DIGITS.get(py[1], ""))):
+            if a and b and a.isdigit() != b.isdigit() and b in UNITS:
+                out.add(a + b)
+    return out
+
+
+# what makes a short spelling an address: a marker before it (你这个cs, 我看你就是sm, 真hz),
+# 你 after it (cs你), or a clause of its own (cs，又是平票 / 今天出他，sm)
+_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死)\s*$")
+_AFTER = re.compile(r"\s*(?:你|吧你|啊你)")
+_CLAUSE_EDGE = frozenset("，。！？；：,!?;…~～—\n")  # not . or : (www.hp.com, 10:30)
+
+
+def addressed(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] (a short spelling) is said to someone or stands alone as a clause."""
+    if _BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end):
+        return True
+    i = start - 1
+    while i >= 0 and text[i] == " ":
+        i -= 1
+    j = end
+    while j < len(text) and text[j] == " ":
+        j += 1
+    return (i < 0 or text[i] in _CLAUSE_EDGE) and (j >= len(text) or text[j] in _CLAUSE_EDGE)
 
 
 def sound_spellings(term: str, lookalike: dict[str, str]) -> set[str]:
@@ -147,4 +226,4 @@ def dictionary_words() -> frozenset[str]:
     return frozenset(line.split(" ", 1)[0] for line in text.splitlines() if line)
 
 
-__all__ = ["latin_spellings", "sound_spellings", "dictionary_words", "reading", "_by_sound"]
+__all__ = ["latin_spellings", "addressed_spellings", "addressed", "sound_spellings", "dictionary_words", "reading", "_by_sound"]

@@ -89,3 +89,42 @@ def test_squeezed_positions_stay_in_range(text):
     if v.squeezed.text:
         s, e = v.original_span_from_squeezed(0, len(v.squeezed.text))
         assert s <= e
+
+
+@pytest.mark.parametrize("text, start, end, want", [
+    ("s1b", 0, 3, True), ("f1u1c1k", 0, 7, True), ("c7n7m", 0, 5, True),  # one digit run between every letter
+    ("mp3", 0, 3, False), ("s1b2x", 0, 5, False), ("c7n2m", 0, 5, False),   # a word's own digit, mixed digits
+])
+def test_digits_between_latin_letters(text, start, end, want):
+    from moderation.normalize import interleaved
+
+    assert interleaved(text, start, end) is want
+
+
+@pytest.mark.parametrize("text, want", [("干7你", False), ("他7妈", False), ("我7日", True), ("第3个你", True)])
+def test_a_digit_with_its_unit_is_a_number(text, want):
+    from moderation.normalize import number_inside
+
+    assert number_inside(text, 0, len(text)) is want
+
+
+def test_the_dense_view_joins_a_repeat_across_a_clause_but_the_term_starts_after_it():
+    from moderation.normalize import clause_double_start, dense
+
+    folded = "出他，他、奶、奶、的"
+    d = dense(folded)
+    assert d.text == "出他奶的"
+    fs, fe = d.span_to_folded(1, 4)
+    assert folded[clause_double_start(folded, fs, fe):fe] == "他、奶、奶、的"
+    assert dense("fuuuck").text == "fuck"  # Latin doubles made single too
+
+
+def test_spellings_of_a_term():
+    from moderation.spellings import addressed, addressed_spellings, latin_spellings
+
+    assert "250" in addressed_spellings("二百五") and "cs" in addressed_spellings("畜牲")
+    assert "4g" in addressed_spellings("死狗")
+    # a run of three of one letter is squeezed in posts: 溜了溜了 spelled llll would be any l
+    assert not {"l", "6l", "6了"} & {key(s) for s in latin_spellings("溜了溜了")}
+    assert addressed("你这个cs，站错", 3, 5) and addressed("cs，又是平票", 0, 2) and addressed("sm你", 0, 2)
+    assert not addressed("买个hp的本子", 2, 4) and not addressed("www.hp.com", 4, 6)
