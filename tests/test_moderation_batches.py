@@ -1,0 +1,47 @@
+"""The written batches (tests/data/moderation_batches.toml): per discourse category, posts the
+way varied players write them and hard clean game talk that looks like them. They hold the
+slot constructions to how players write, not to the sentences the lexicon's examples name.
+
+Rule sentences (M84 违规判定; 004 违规判定) the categories rest on, one per batch:
+alt_account 4(1) 表明或暗示自己（或他人）的马甲; past_game 4(3) 提及过去场次; curse 2(5) 发誓或诅咒;
+guarantee 2(7) 以信仰、判罚、揭秘作为担保或威胁; mockery 2(4) 攻击、嘲讽或贬低; oppose_director
+3(2) 反对导演的决定（包括但不限于导演给出的规则解释及判罚）; responsibility 1(1) 讨论游戏责任;
+post_game 1(2) 讨论评奖或结束后其他事宜; evidence 1(3) 贴出（或伪造）…带有格式的相关记录;
+insults 004 1 包括一切普通话、方言、密码、外国语言; director_talk 3(1) 发表（或伪造）与导演的对话;
+substitute 4(4)(6) 讨论替补 / 私下寻找替补; assistant 4(5) 讨论场外助理.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gamedef.ruleset import load_ruleset
+from moderation.checker import lint_record
+
+BATCHES = tomllib.loads((Path(__file__).parent / "data" / "moderation_batches.toml").read_text("utf-8"))
+RULESET = load_ruleset("m84")
+VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for cat, b in BATCHES.items() for t in b["violating"]]
+CLEAN = [(cat, t) for cat, b in BATCHES.items() for t in b["clean"]]
+# known false flags of other categories, left to the evasion work (6L, a floor number, read as 溜了)
+KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}}
+
+
+def cats(text: str) -> set[str]:
+    return {f["category"] for f in lint_record({"id": "t", "text": text}, RULESET)["flags"]}
+
+
+@pytest.mark.parametrize("category, accept, text", VIOLATING)
+def test_batch_violation_is_caught(category, accept, text):
+    assert set(accept) & cats(text), f"{category}: {text}"
+
+
+@pytest.mark.parametrize("category, text", CLEAN)
+def test_batch_game_talk_stays_clean(category, text):
+    assert cats(text) <= KNOWN_OTHER.get(text, set()), f"{category}: {text}"
+
+
+def test_batches_are_the_promised_size():
+    for cat, b in BATCHES.items():
+        assert len(b["violating"]) >= 20 and len(b["clean"]) >= 20, cat
