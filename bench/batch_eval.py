@@ -1,7 +1,7 @@
 """Catch rates of the written batches (tests/data/moderation_batches.toml), per category.
 
 A violating line is caught when one of the batch's accepted categories is flagged; a clean
-line is clean when nothing at all is flagged. Usage: python bench/batch_eval.py [--errors]
+line is clean when nothing at all is flagged. Usage: python bench/batch_eval.py [PATH] [--errors]
 """
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ def main() -> None:
 
     rs = load_ruleset("m84")
     show = "--errors" in sys.argv
-    data = tomllib.loads(BATCHES.read_text("utf-8"))
+    paths = [Path(a) for a in sys.argv[1:] if not a.startswith("--")]
+    data = tomllib.loads((paths[0] if paths else BATCHES).read_text("utf-8"))
     tv = tn = cv = cn = 0
     for cat, b in data.items():
         accept = set(b.get("accept", [cat]))
