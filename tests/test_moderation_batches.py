@@ -1,4 +1,5 @@
-"""The written batches (tests/data/moderation_batches.toml): per discourse category, posts the
+"""The written batches (tests/data/moderation_batches.toml, moderation_batches2.toml, two rounds,
+each written before the checker was run on it): per discourse category, posts the
 way varied players write them and hard clean game talk that looks like them. They hold the
 slot constructions to how players write, not to the sentences the lexicon's examples name.
 
@@ -20,12 +21,15 @@ import pytest
 from gamedef.ruleset import load_ruleset
 from moderation.checker import lint_record
 
-BATCHES = tomllib.loads((Path(__file__).parent / "data" / "moderation_batches.toml").read_text("utf-8"))
+ROUNDS = [tomllib.loads((Path(__file__).parent / "data" / name).read_text("utf-8"))
+          for name in ("moderation_batches.toml", "moderation_batches2.toml")]
 RULESET = load_ruleset("m84")
-VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for cat, b in BATCHES.items() for t in b["violating"]]
-CLEAN = [(cat, t) for cat, b in BATCHES.items() for t in b["clean"]]
-# known false flags of other categories, left to the evasion work (6L, a floor number, read as 溜了)
-KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}}
+VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]]
+CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
+# known false flags, each named: 6L (a floor number) read as 溜了, left to the spelling work; a
+# word mentioned as a word without quotation marks (clown这个身份) is not told from its use
+KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "红牌罚下的规则在6L": {"emotional"},
+               "clown这个身份本局没有": {"insult"}}
 
 
 def cats(text: str) -> set[str]:
@@ -42,6 +46,8 @@ def test_batch_game_talk_stays_clean(category, text):
     assert cats(text) <= KNOWN_OTHER.get(text, set()), f"{category}: {text}"
 
 
-def test_batches_are_the_promised_size():
-    for cat, b in BATCHES.items():
-        assert len(b["violating"]) >= 20 and len(b["clean"]) >= 20, cat
+def test_every_round_covers_every_category():
+    for r in ROUNDS:
+        assert set(r) == set(ROUNDS[0])
+        for cat, b in r.items():
+            assert len(b["violating"]) >= 10 and len(b["clean"]) >= 10, cat
