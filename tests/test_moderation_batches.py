@@ -1,4 +1,4 @@
-"""The written batches (tests/data/moderation_batches.toml, moderation_batches2.toml, two rounds,
+"""The written batches (tests/data/moderation_batches.toml, …2.toml, …3.toml: three rounds,
 each written before the checker was run on it): per discourse category, posts the
 way varied players write them and hard clean game talk that looks like them. They hold the
 slot constructions to how players write, not to the sentences the lexicon's examples name.
@@ -22,7 +22,7 @@ from gamedef.ruleset import load_ruleset
 from moderation.checker import lint_record
 
 ROUNDS = [tomllib.loads((Path(__file__).parent / "data" / name).read_text("utf-8"))
-          for name in ("moderation_batches.toml", "moderation_batches2.toml")]
+          for name in ("moderation_batches.toml", "moderation_batches2.toml", "moderation_batches3.toml")]
 RULESET = load_ruleset("m84")
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
@@ -50,4 +50,4 @@ def test_every_round_covers_every_category():
     for r in ROUNDS:
         assert set(r) == set(ROUNDS[0])
         for cat, b in r.items():
-            assert len(b["violating"]) >= 10 and len(b["clean"]) >= 10, cat
+            assert len(b["violating"]) >= 8 and len(b["clean"]) >= 8, cat
