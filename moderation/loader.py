@@ -179,17 +179,16 @@ def construction(item: dict, where: str, classes: "dict[str, object] | None" = N
     order within one sentence, at most `window` characters apart (`any_order = true`: two slots,
     either order). 导演 + 跟我/私下 + 说/透露 catches 导演私下跟我透露过 and every other wording of
     the same three parts, where a sentence pattern catches only the sentences written down.
-    A slot may name a word class of the file (`"@misfortune"`): a list of words (an item may be
-    `{ re = … }`), or `{ re = … }`
-    for a class no list can hold (a clock time, 锅 but not 锅贴); a slot may itself be
-    `{ re = … }`. Its anchors are the first slot's words (both slots' words where the order is free); a first slot that is a regex
-    class has none, so its category needs anchors of its own."""
+    A slot may name a word class of the file (`"@misfortune"`): a list of words, any of them may
+    be `{ re = … }` for what no list can hold (a clock time, 锅 but not 锅贴); a slot may itself
+    be `{ re = … }`. Its anchors are the first slot's words (both slots' where the order is
+    free); a slot holding a regex gives none, so its category needs anchors of its own."""
     slots = item.get("slots")
     if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, (list, str, dict)) and s for s in slots):
         raise ValueError(f"{where}: a construction needs `slots`, two lists of words or more")
     classes = classes or {}
 
-    def slot(s: "list[str] | str") -> tuple[str, list[str]]:
+    def slot(s: "list | str | dict") -> tuple[str, list[str]]:
         words: list[str] = []
         regexes: list[str] = []
         if isinstance(s, dict):
