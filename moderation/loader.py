@@ -205,7 +205,8 @@ def construction(item: dict, where: str, classes: "dict[str, object] | None" = N
                         words.append(g)
             else:
                 words.append(w)
-        alts = [re.escape(w) for w in sorted(set(words), key=len, reverse=True)] + regexes
+        # in written order, not a set's: the start-up cache is keyed on the pattern sources
+        alts = [re.escape(w) for w in sorted(dict.fromkeys(words), key=len, reverse=True)] + regexes
         return "(?:" + "|".join(alts) + ")", ([] if regexes else words)
 
     window = int(item.get("window", 8))
