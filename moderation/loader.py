@@ -11,8 +11,10 @@ Each `<category>.toml` may hold (all optional; see moderation/README.md):
             a pattern is a string or a table `{ re = "…", unless = "…" }` (`unless` is searched
             in the same sentence and vetoes the hit).
 - `constructions`  slots of interchangeable words in order within a sentence
-            (`{ slots = [[…], […]], window = 8, any_order = false, unless = "…" }`), compiled
-            into patterns; their first slot's words become anchors (see `construction`).
+            (`{ slots = [[…], […]], window = 8, any_order = false, unless = "…", raw = false }`),
+            compiled into patterns (`raw`: into raw_patterns); their first slot's words become
+            anchors (see `construction`). A slot may name a word class of `classes`
+            (`"@name"`): a list of words or `{ re = "…" }`.
 - `raw_prefilter` + `raw_patterns`  regexes over the folded view (spaces, digits and slashes
             intact: timestamps, QQ numbers, (2/3) counters), run on lines the prefilter finds.
 - `unless`  a regex that, found on a hit's line, vetoes every hit of the category there
@@ -174,27 +176,54 @@ def _compile(cat: str, item: object, where: str, *, lazy: bool = False) -> Patte
 CLAUSE_GAP = r"[^。.!?;！？；\n]"  # what may stand between two slots: anything but a sentence's end
 
 
-def construction(item: dict, where: str) -> tuple[dict, list[str]]:
+def construction(item: dict, where: str, classes: "dict[str, object] | None" = None) -> tuple[dict, list[str]]:
     """A construction (`constructions` in a category file) as a pattern and its anchors.
 
     A construction is a few slots, each a list of interchangeable words, that must appear in
     order within one sentence, at most `window` characters apart (`any_order = true`: two slots,
     either order). 导演 + 跟我/私下 + 说/透露 catches 导演私下跟我透露过 and every other wording of
     the same three parts, where a sentence pattern catches only the sentences written down.
-    Its anchors are the first slot's words (both slots' words where the order is free)."""
+    A slot may name a word class of the file (`"@misfortune"`): a list of words, any of them may
+    be `{ re = … }` for what no list can hold (a clock time, 锅 but not 锅贴); a slot may itself
+    be `{ re = … }`. Its anchors are the first slot's words (both slots' where the order is
+    free); a slot holding a regex gives none, so its category needs anchors of its own."""
     slots = item.get("slots")
-    if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, list) and s for s in slots):
+    if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, (list, str, dict)) and s for s in slots):
         raise ValueError(f"{where}: a construction needs `slots`, two lists of words or more")
+    classes = classes or {}
+
+    def slot(s: "list | str | dict") -> tuple[str, list[str]]:
+        words: list[str] = []
+        regexes: list[str] = []
+        if isinstance(s, dict):
+            return "(?:" + s["re"] + ")", []
+        for w in [s] if isinstance(s, str) else s:
+            if w.startswith("@"):
+                got = classes.get(w[1:])
+                if got is None:
+                    raise ValueError(f"{where}: no word class {w!r}")
+                for g in [got] if isinstance(got, dict) else got:  # type: ignore[union-attr]
+                    if isinstance(g, dict):
+                        regexes.append(g["re"])
+                    else:
+                        words.append(g)
+            else:
+                words.append(w)
+        # in written order, not a set's: the start-up cache is keyed on the pattern sources
+        alts = [re.escape(w) for w in sorted(dict.fromkeys(words), key=len, reverse=True)] + regexes
+        return "(?:" + "|".join(alts) + ")", ([] if regexes else words)
+
     window = int(item.get("window", 8))
-    alts = ["(?:" + "|".join(re.escape(w) for w in sorted(s, key=len, reverse=True)) + ")" for s in slots]
+    parts = [slot(s) for s in slots]
+    alts = [a for a, _ in parts]
     gap = f"{CLAUSE_GAP}{{0,{window}}}?"
     source = gap.join(alts)
-    anchors = list(slots[0])
+    anchors = list(parts[0][1])
     if item.get("any_order"):
         if len(slots) != 2:
             raise ValueError(f"{where}: `any_order` takes two slots")
         source = f"{source}|{alts[1]}{gap}{alts[0]}"
-        anchors += list(slots[1])
+        anchors = anchors + list(parts[1][1]) if anchors and parts[1][1] else []
     out = {"re": source}
     if item.get("unless"):
         out["unless"] = item["unless"]
@@ -213,12 +242,16 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
     lx.latin = [t.lower() for t in data.get("latin", [])]
     lx.anchors = list(data.get("anchors", []))
     lx.patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("patterns", [])]
-    for item in data.get("constructions", []):
-        pat, anchors = construction(item, where)
-        lx.patterns.append(_compile(cat, pat, where, lazy=lazy))
-        lx.anchors += [a for a in anchors if a not in lx.anchors]
+    classes = data.get("classes", {})
     lx.raw_prefilter = data.get("raw_prefilter", "")
     lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
+    for item in data.get("constructions", []):
+        pat, anchors = construction(item, where, classes)
+        if item.get("raw"):  # over the folded view, where clock times and digits survive
+            lx.raw_patterns.append(_compile(cat, pat, where))
+            continue
+        lx.patterns.append(_compile(cat, pat, where, lazy=lazy))
+        lx.anchors += [a for a in anchors if a not in lx.anchors]
     if lx.patterns and not lx.anchors:
         raise ValueError(f"{where}: patterns need anchors (the literals that make them worth running)")
     if lx.raw_patterns and not lx.raw_prefilter:

@@ -1,0 +1,53 @@
+"""The written batches (tests/data/moderation_batches.toml, …2.toml, …3.toml: three rounds,
+each written before the checker was run on it): per discourse category, posts the
+way varied players write them and hard clean game talk that looks like them. They hold the
+slot constructions to how players write, not to the sentences the lexicon's examples name.
+
+Rule sentences (M84 违规判定; 004 违规判定) the categories rest on, one per batch:
+alt_account 4(1) 表明或暗示自己（或他人）的马甲; past_game 4(3) 提及过去场次; curse 2(5) 发誓或诅咒;
+guarantee 2(7) 以信仰、判罚、揭秘作为担保或威胁; mockery 2(4) 攻击、嘲讽或贬低; oppose_director
+3(2) 反对导演的决定（包括但不限于导演给出的规则解释及判罚）; responsibility 1(1) 讨论游戏责任;
+post_game 1(2) 讨论评奖或结束后其他事宜; evidence 1(3) 贴出（或伪造）…带有格式的相关记录;
+insults 004 1 包括一切普通话、方言、密码、外国语言; director_talk 3(1) 发表（或伪造）与导演的对话;
+substitute 4(4)(6) 讨论替补 / 私下寻找替补; assistant 4(5) 讨论场外助理.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gamedef.ruleset import load_ruleset
+from moderation.checker import lint_record
+
+ROUNDS = [tomllib.loads((Path(__file__).parent / "data" / name).read_text("utf-8"))
+          for name in ("moderation_batches.toml", "moderation_batches2.toml", "moderation_batches3.toml")]
+RULESET = load_ruleset("m84")
+VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]]
+CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
+# known false flags, each named: 6L (a floor number) read as 溜了, left to the spelling work; a
+# word mentioned as a word without quotation marks (clown这个身份) is not told from its use
+KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "红牌罚下的规则在6L": {"emotional"},
+               "clown这个身份本局没有": {"insult"}}
+
+
+def cats(text: str) -> set[str]:
+    return {f["category"] for f in lint_record({"id": "t", "text": text}, RULESET)["flags"]}
+
+
+@pytest.mark.parametrize("category, accept, text", VIOLATING)
+def test_batch_violation_is_caught(category, accept, text):
+    assert set(accept) & cats(text), f"{category}: {text}"
+
+
+@pytest.mark.parametrize("category, text", CLEAN)
+def test_batch_game_talk_stays_clean(category, text):
+    assert cats(text) <= KNOWN_OTHER.get(text, set()), f"{category}: {text}"
+
+
+def test_every_round_covers_every_category():
+    for r in ROUNDS:
+        assert set(r) == set(ROUNDS[0])
+        for cat, b in r.items():
+            assert len(b["violating"]) >= 8 and len(b["clean"]) >= 8, cat
