@@ -40,6 +40,7 @@ from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
+from .prefilter import Prefilter
 from .segment import Segmenter
 from .startup_cache import cached
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
@@ -89,6 +90,14 @@ class _Engine:
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
         quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
         self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
+        # every category's patterns in one Hyperscan pass (see prefilter.py): pattern i of a
+        # category is number base[cat] + i there
+        self.pattern_base: dict[str, int] = {}
+        flat: list[tuple[str, int]] = []
+        for cat, ps in self.patterns.items():
+            self.pattern_base[cat] = len(flat)
+            flat += [(p.source, p.regex.flags) for p in ps]
+        self.prefilter = Prefilter(flat, "patterns") if shortcuts else None
 
     def union(self, category: str, order: tuple[int, ...]) -> "re.Pattern[str] | None":
         """One search of the category's patterns `order` at once, which rejects most anchored
@@ -548,6 +557,8 @@ class Checker:
                 ls, le = lines.bounds(k)
                 if anchor.search(s_text, ls, le):
                     pairs.add((cat, k))
+        # which patterns Hyperscan saw on which line (None: the pure-Python path below)
+        seen = eng.prefilter.scan(s_text) if pairs and eng.prefilter is not None else None
         rank = {cat: n for n, cat in enumerate(dict.fromkeys(itertools.chain(
             (c for _, cats in anchors for c in cats), (cat for _, pats in needs for cat, _ in pats))))}
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
@@ -557,7 +568,13 @@ class Checker:
                 continue
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
-            if len(order) > 1 and eng.shortcuts:
+            if seen is not None:
+                # a pattern Hyperscan did not see on the line cannot match there
+                base, on_line, always = eng.pattern_base[cat], seen.get(k, ()), eng.prefilter.always
+                order = tuple(i for i in order if base + i in on_line or base + i in always)
+                if not order:
+                    continue
+            elif len(order) > 1 and eng.shortcuts:
                 union = eng.union(cat, order)
                 if union is not None and union.search(s_text, ls, le) is None:
                     continue
