@@ -364,6 +364,8 @@ class Checker:
             self._raw_prefilters.append(_LINK)
         # a raw pattern with required literals runs only on the lines that hold one of them
         self._raw_literals = [required_literals(p.regex) for p in self._raw]
+        # and, where Hyperscan runs, only on the lines it saw the pattern on
+        self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -595,9 +597,23 @@ class Checker:
         found: set[tuple[int, int]] = set()
         for prefilter in self._raw_prefilters:
             found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
+        if not found:
+            return
+        seen = self._raw_filter.scan(f_text) if self._raw_filter is not None else None
+        lines = _Lines(f_text) if seen is not None else None
+        always = self._raw_filter.always if seen is not None else frozenset()
         for ls, le in sorted(found):
             line = f_text[ls:le]
-            for p, lits in zip(self._raw, self._raw_literals):
+            if lines is not None:
+                # a found range may hold several lines (a prefilter match across a newline)
+                candidates = set(always)
+                for k in range(lines.index(ls), lines.index(le) + 1):
+                    candidates.update(seen.get(k, ()))
+                if not candidates:
+                    continue
+            for j, (p, lits) in enumerate(zip(self._raw, self._raw_literals)):
+                if lines is not None and j not in candidates:
+                    continue
                 if lits is not None and not any(lit in line for lit in lits):
                     continue
                 m = p.regex.search(f_text, ls, le)
