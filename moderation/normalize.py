@@ -110,6 +110,18 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
     return table, multi_re, multi
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _bmp_multi() -> "re.Pattern[str] | None":
+    """`_tables()`'s regex without its astral characters: a class holding any is tested
+    character by character, five times slower; texts without astral characters use this."""
+    multi = _tables()[2]
+    bmp = sorted(c for c in multi if ord(c) < 0x10000)
+    return re.compile("[" + "".join(re.escape(c) for c in bmp) + "]+") if bmp else None
+
+
 def _fold_changes() -> tuple[int, dict[int, str]]:
     """The fold table's size and the code points whose fold is not themselves, with their folds
     (derived once per installation: see startup_cache)."""
@@ -133,6 +145,7 @@ def _fold_changes() -> tuple[int, dict[int, str]]:
 def warm() -> None:
     """Build the fold tables now (start-up) rather than on the first post."""
     _tables()
+    _bmp_multi()
 
 
 class Folded(NamedTuple):
@@ -162,6 +175,8 @@ def fold(text: str) -> Folded:
     located in the original, and only they break the one-to-one map."""
     table, multi_re, multi = _tables()
     folded = text.translate(table)
+    if multi_re is not None and _ASTRAL.search(text) is None:
+        multi_re = _bmp_multi()
     found = list(multi_re.finditer(text)) if multi_re is not None else []
     if not found:
         return Folded(folded, None, len(text))
