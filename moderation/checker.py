@@ -594,14 +594,16 @@ class Checker:
     def _raw_hits(self, v: Views, out: "_Hits") -> None:
         """Raw patterns (and links where forbidden) on the folded lines their prefilter finds."""
         f_text = v.folded.text
+        seen = self._raw_filter.scan(f_text) if self._raw_filter is not None else None
+        always = self._raw_filter.always if seen is not None else frozenset()
+        if seen is not None and not seen and not always:
+            return  # no raw pattern can match anywhere: the prefilters' lines need not be found
         found: set[tuple[int, int]] = set()
         for prefilter in self._raw_prefilters:
             found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
         if not found:
             return
-        seen = self._raw_filter.scan(f_text) if self._raw_filter is not None else None
         lines = _Lines(f_text) if seen is not None else None
-        always = self._raw_filter.always if seen is not None else frozenset()
         for ls, le in sorted(found):
             line = f_text[ls:le]
             if lines is not None:
