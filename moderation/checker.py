@@ -32,15 +32,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
-import ahocorasick_rs
-
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
 from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
-from .prefilter import Prefilter
+from .prefilter import Literals, Prefilter
 from .segment import Segmenter
 from .startup_cache import cached
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
@@ -80,11 +78,10 @@ class _Engine:
         keys = t["keys"]
         self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
         dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
+        self.automaton = Literals(keys, "keys", hyperscan=shortcuts) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
-        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.ContiguousNFA)
-                                if dkeys else None)
+        self.dense_automaton = Literals(dkeys, "dense-keys", hyperscan=shortcuts) if dkeys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
@@ -399,7 +396,7 @@ class Checker:
     def _hits(self, text: str) -> list[Hit]:
         eng = self.engine
         v = views(text)
-        found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
+        found = eng.automaton.find(v.squeezed.text) if eng.automaton else []
         out = _Hits(eng.unless, _reported(text))
         if found:
             lines = _Lines(v.squeezed.text)
@@ -415,7 +412,7 @@ class Checker:
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
             if d.changed:
-                dfound = eng.dense_automaton.find_matches_as_indexes(d.text, overlapping=True)
+                dfound = eng.dense_automaton.find(d.text)
                 if dfound:
                     self._dense_hits(v, d, dfound, out)
         if self._raw_prefilters:
