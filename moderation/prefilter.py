@@ -243,11 +243,7 @@ class Prefilter:
         self._ids: list[int] = []
         self.always: frozenset[int] = frozenset(range(len(self.patterns)))
         self._ready = False
-        self._found: list[tuple[int, int]] = []
-
-    @property
-    def available(self) -> bool:
-        return _hs is not None and _p is not None and bool(self.patterns)
+        self.available = _hs is not None and _p is not None and bool(self.patterns)  # decided when built
 
     def _load(self) -> None:
         self._ready = True
@@ -265,6 +261,7 @@ class Prefilter:
             self._scratch = _hs.Scratch(self._db)
         except _hs.error:  # a database of another Hyperscan build: compile afresh
             data, ids, always = _build(self.patterns)
+            self.always = frozenset(always)
             self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK) if data is not None else None
             self._scratch = _hs.Scratch(self._db) if self._db is not None else None
         self._ids = ids
