@@ -4,21 +4,25 @@ How a post is read (see normalize.py, spellings.py and moderation/README.md):
 1. Fold (NFKC, case, traditional → simplified, confusables, invisible characters dropped) and
    squeeze (fillers, stretched runs); the dense view skips any short run of non-letters inside
    a term and doubled characters.
-2. One Aho-Corasick pass over the squeezed view finds every lexicon term, its spellings (pinyin,
-   initials, mixed, digits, homophones, look-alikes), allow-list words and pattern anchors at
-   once; a second pass over the dense view finds the terms written across separators.
+2. One pass of a literal matcher over the squeezed view (Hyperscan, its database kept in the
+   start-up cache; Aho-Corasick without it: prefilter.Literals) finds every lexicon term, its
+   spellings (pinyin, initials, mixed, digits, homophones, look-alikes), allow-list words and
+   pattern anchors at once; a second pass over the dense view finds the terms written across
+   separators.
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
 4. A category's regex patterns run only on the lines where one of its anchors was found (and a
    pattern with required literals only where the automaton also saw one of them; where every
    pattern of a category has them, its anchors are looked for on those lines alone, by one
-   regex, and a line is first tried against the union of the category's patterns);
-   raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
+   regex); of those, where Hyperscan runs, only the patterns whose superset it saw on the line
+   (one pass for all: prefilter.Prefilter), else a line is first tried against the union of the
+   category's patterns; raw patterns (timestamps, QQ numbers, counters) only on lines their
+   prefilter finds (and Hyperscan saw them on).
 5. Vetoes cover the hit's sentence; words inside a reporting quotation are not the poster's.
 6. Spans go back through the views to the original text.
 
-Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
-`_engine()`), about 0.25 s; jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
+Start-up: the lexicon, the fold tables and the literal matcher are built once per process
+(cached in `_engine()`, mostly read from the start-up cache); jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
 the first `words` hit that needs a boundary. `get_checker(ruleset)` caches one Checker per ruleset.
 """
 from __future__ import annotations
