@@ -100,7 +100,7 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
     character its fold, a regex of the characters whose fold is not one character (they break
     the one-to-one map of positions), and those folds."""
     size, changes = cached("fold-table", _fold_changes)
-    table = [chr(i) for i in range(size)]
+    table = list(map(chr, range(size)))
     multi: dict[str, str] = {}
     for i, f in changes.items():
         table[i] = f
@@ -208,7 +208,7 @@ def _squeeze_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     candidate (an alternation of classes makes it try every position), and a run of three or
     more of any one character (`(.)\1\1+`: `re` rejects a position sooner than with `{2,}`);
     whether a run is squeezed is decided per match."""
-    spaces = "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10)
+    spaces = cached("spaces", lambda: "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10))
     cls = "[" + re.escape(spaces + _SYMBOLS) + "]"
     return re.compile(cls + cls + "*"), re.compile(r"(.)\1\1+")
 

@@ -205,3 +205,13 @@ def test_lint_output_is_the_same_without_hyperscan(monkeypatch):
         monkeypatch.undo()
         checker._engine.cache_clear()
         assert fast == slow
+
+
+def test_the_shipped_vetoes_compile():
+    """Category vetoes (`unless`) are compiled on first use; a typo must still fail a test."""
+    for lx in LEX.categories.values():
+        if lx.unless is not None:
+            re.compile(lx.unless.pattern, lx.unless.flags)
+        for p in (*lx.patterns, *lx.raw_patterns):
+            if p.unless is not None:
+                re.compile(p.unless.pattern, p.unless.flags)
