@@ -4,21 +4,25 @@ How a post is read (see normalize.py, spellings.py and moderation/README.md):
 1. Fold (NFKC, case, traditional → simplified, confusables, invisible characters dropped) and
    squeeze (fillers, stretched runs); the dense view skips any short run of non-letters inside
    a term and doubled characters.
-2. One Aho-Corasick pass over the squeezed view finds every lexicon term, its spellings (pinyin,
-   initials, mixed, digits, homophones, look-alikes), allow-list words and pattern anchors at
-   once; a second pass over the dense view finds the terms written across separators.
+2. One pass of a literal matcher over the squeezed view (Hyperscan, its database kept in the
+   start-up cache; Aho-Corasick without it: prefilter.Literals) finds every lexicon term, its
+   spellings (pinyin, initials, mixed, digits, homophones, look-alikes), allow-list words and
+   pattern anchors at once; a second pass over the dense view finds the terms written across
+   separators.
 3. Term hits that an allow-list word overlaps and reaches past are dropped; Latin terms must
    stand between non-letters; `words` must be whole words by jieba (asked only here).
 4. A category's regex patterns run only on the lines where one of its anchors was found (and a
    pattern with required literals only where the automaton also saw one of them; where every
    pattern of a category has them, its anchors are looked for on those lines alone, by one
-   regex, and a line is first tried against the union of the category's patterns);
-   raw patterns (timestamps, QQ numbers, counters) only on lines their prefilter finds.
+   regex); of those, where Hyperscan runs, only the patterns whose superset it saw on the line
+   (one pass for all: prefilter.Prefilter), else a line is first tried against the union of the
+   category's patterns; raw patterns (timestamps, QQ numbers, counters) only on lines their
+   prefilter finds (and Hyperscan saw them on).
 5. Vetoes cover the hit's sentence; words inside a reporting quotation are not the poster's.
 6. Spans go back through the views to the original text.
 
-Start-up: the lexicon, the fold tables and the automaton are built once per process (cached in
-`_engine()`), about 0.25 s; jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
+Start-up: the lexicon, the fold tables and the literal matcher are built once per process
+(cached in `_engine()`, mostly read from the start-up cache); jieba loads its dictionary (about 0.25 s, see segment.py) lazily, on
 the first `words` hit that needs a boundary. `get_checker(ruleset)` caches one Checker per ruleset.
 """
 from __future__ import annotations
@@ -32,14 +36,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
-import ahocorasick_rs
-
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
 from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
+from .prefilter import Literals, Prefilter
 from .segment import Segmenter
 from .spellings import addressed
 from .startup_cache import cached
@@ -80,16 +83,23 @@ class _Engine:
         keys = t["keys"]
         self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
         dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
-        self.automaton = ahocorasick_rs.AhoCorasick(keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA) if keys else None
+        self.automaton = Literals(keys, "keys", hyperscan=shortcuts) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
-        self.dense_automaton = (ahocorasick_rs.AhoCorasick(dkeys, implementation=ahocorasick_rs.Implementation.ContiguousNFA)
-                                if dkeys else None)
+        self.dense_automaton = Literals(dkeys, "dense-keys", hyperscan=shortcuts) if dkeys else None
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
         quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
         self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
+        # every category's patterns in one Hyperscan pass (see prefilter.py): pattern i of a
+        # category is number base[cat] + i there
+        self.pattern_base: dict[str, int] = {}
+        flat: list[tuple[str, int]] = []
+        for cat, ps in self.patterns.items():
+            self.pattern_base[cat] = len(flat)
+            flat += [(p.source, p.regex.flags) for p in ps]
+        self.prefilter = Prefilter(flat, "patterns") if shortcuts else None
 
     def union(self, category: str, order: tuple[int, ...]) -> "re.Pattern[str] | None":
         """One search of the category's patterns `order` at once, which rejects most anchored
@@ -369,6 +379,8 @@ class Checker:
             self._raw_prefilters.append(_LINK)
         # a raw pattern with required literals runs only on the lines that hold one of them
         self._raw_literals = [required_literals(p.regex) for p in self._raw]
+        # and, where Hyperscan runs, only on the lines it saw the pattern on
+        self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -402,7 +414,7 @@ class Checker:
     def _hits(self, text: str) -> list[Hit]:
         eng = self.engine
         v = views(text)
-        found = eng.automaton.find_matches_as_indexes(v.squeezed.text, overlapping=True) if eng.automaton else []
+        found = eng.automaton.find(v.squeezed.text) if eng.automaton else []
         out = _Hits(eng.unless, _reported(text))
         if found:
             lines = _Lines(v.squeezed.text)
@@ -418,7 +430,7 @@ class Checker:
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
             if d.changed:
-                dfound = eng.dense_automaton.find_matches_as_indexes(d.text, overlapping=True)
+                dfound = eng.dense_automaton.find(d.text)
                 if dfound:
                     self._dense_hits(v, d, dfound, out)
         if self._raw_prefilters:
@@ -578,6 +590,8 @@ class Checker:
                 ls, le = lines.bounds(k)
                 if anchor.search(s_text, ls, le):
                     pairs.add((cat, k))
+        # which patterns Hyperscan saw on which line (None: the pure-Python path below)
+        seen = eng.prefilter.scan(s_text) if pairs and eng.prefilter is not None else None
         rank = {cat: n for n, cat in enumerate(dict.fromkeys(itertools.chain(
             (c for _, cats in anchors for c in cats), (cat for _, pats in needs for cat, _ in pats))))}
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
@@ -587,7 +601,13 @@ class Checker:
                 continue
             patterns = eng.patterns[cat]
             ls, le = lines.bounds(k)
-            if len(order) > 1 and eng.shortcuts:
+            if seen is not None:
+                # a pattern Hyperscan did not see on the line cannot match there
+                base, on_line, always = eng.pattern_base[cat], seen.get(k, ()), eng.prefilter.always
+                order = tuple(i for i in order if base + i in on_line or base + i in always)
+                if not order:
+                    continue
+            elif len(order) > 1 and eng.shortcuts:
                 union = eng.union(cat, order)
                 if union is not None and union.search(s_text, ls, le) is None:
                     continue
@@ -605,12 +625,28 @@ class Checker:
     def _raw_hits(self, v: Views, out: "_Hits") -> None:
         """Raw patterns (and links where forbidden) on the folded lines their prefilter finds."""
         f_text = v.folded.text
+        seen = self._raw_filter.scan(f_text) if self._raw_filter is not None else None
+        always = self._raw_filter.always if seen is not None else frozenset()
+        if seen is not None and not seen and not always:
+            return  # no raw pattern can match anywhere: the prefilters' lines need not be found
         found: set[tuple[int, int]] = set()
         for prefilter in self._raw_prefilters:
             found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
+        if not found:
+            return
+        lines = _Lines(f_text) if seen is not None else None
         for ls, le in sorted(found):
             line = f_text[ls:le]
-            for p, lits in zip(self._raw, self._raw_literals):
+            if lines is not None:
+                # a found range may hold several lines (a prefilter match across a newline)
+                candidates = set(always)
+                for k in range(lines.index(ls), lines.index(le) + 1):
+                    candidates.update(seen.get(k, ()))
+                if not candidates:
+                    continue
+            for j, (p, lits) in enumerate(zip(self._raw, self._raw_literals)):
+                if lines is not None and j not in candidates:
+                    continue
                 if lits is not None and not any(lit in line for lit in lits):
                     continue
                 m = p.regex.search(f_text, ls, le)

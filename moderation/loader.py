@@ -244,11 +244,11 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
     lx.patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("patterns", [])]
     classes = data.get("classes", {})
     lx.raw_prefilter = data.get("raw_prefilter", "")
-    lx.raw_patterns = [_compile(cat, p, where) for p in data.get("raw_patterns", [])]
+    lx.raw_patterns = [_compile(cat, p, where, lazy=lazy) for p in data.get("raw_patterns", [])]
     for item in data.get("constructions", []):
         pat, anchors = construction(item, where, classes)
         if item.get("raw"):  # over the folded view, where clock times and digits survive
-            lx.raw_patterns.append(_compile(cat, pat, where))
+            lx.raw_patterns.append(_compile(cat, pat, where, lazy=lazy))
             continue
         lx.patterns.append(_compile(cat, pat, where, lazy=lazy))
         lx.anchors += [a for a in anchors if a not in lx.anchors]
@@ -257,7 +257,7 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
     if lx.raw_patterns and not lx.raw_prefilter:
         raise ValueError(f"{where}: raw_patterns need a raw_prefilter")
     if data.get("unless"):
-        lx.unless = re.compile(data["unless"], re.M)
+        lx.unless = LazyRegex(data["unless"], re.M) if lazy else re.compile(data["unless"], re.M)  # type: ignore[assignment]
     lx.short_spellings = bool(data.get("short_spellings", False))
     lx.examples = list(data.get("examples", []))
     lx.clean = list(data.get("clean", []))

@@ -100,7 +100,7 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
     character its fold, a regex of the characters whose fold is not one character (they break
     the one-to-one map of positions), and those folds."""
     size, changes = cached("fold-table", _fold_changes)
-    table = [chr(i) for i in range(size)]
+    table = list(map(chr, range(size)))
     multi: dict[str, str] = {}
     for i, f in changes.items():
         table[i] = f
@@ -108,6 +108,18 @@ def _tables() -> tuple[list[str], "re.Pattern[str] | None", dict[str, str]]:
             multi[chr(i)] = f
     multi_re = re.compile("[" + "".join(re.escape(c) for c in sorted(multi)) + "]+") if multi else None
     return table, multi_re, multi
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _bmp_multi() -> "re.Pattern[str] | None":
+    """`_tables()`'s regex without its astral characters: a class holding any is tested
+    character by character, five times slower; texts without astral characters use this."""
+    multi = _tables()[2]
+    bmp = sorted(c for c in multi if ord(c) < 0x10000)
+    return re.compile("[" + "".join(re.escape(c) for c in bmp) + "]+") if bmp else None
 
 
 def _fold_changes() -> tuple[int, dict[int, str]]:
@@ -133,6 +145,7 @@ def _fold_changes() -> tuple[int, dict[int, str]]:
 def warm() -> None:
     """Build the fold tables now (start-up) rather than on the first post."""
     _tables()
+    _bmp_multi()
 
 
 class Folded(NamedTuple):
@@ -162,6 +175,8 @@ def fold(text: str) -> Folded:
     located in the original, and only they break the one-to-one map."""
     table, multi_re, multi = _tables()
     folded = text.translate(table)
+    if multi_re is not None and _ASTRAL.search(text) is None:
+        multi_re = _bmp_multi()
     found = list(multi_re.finditer(text)) if multi_re is not None else []
     if not found:
         return Folded(folded, None, len(text))
@@ -193,7 +208,7 @@ def _squeeze_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     candidate (an alternation of classes makes it try every position), and a run of three or
     more of any one character (`(.)\1\1+`: `re` rejects a position sooner than with `{2,}`);
     whether a run is squeezed is decided per match."""
-    spaces = "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10)
+    spaces = cached("spaces", lambda: "".join(chr(i) for i in range(0x10000) if chr(i).isspace() and i != 10))
     cls = "[" + re.escape(spaces + _SYMBOLS) + "]"
     return re.compile(cls + cls + "*"), re.compile(r"(.)\1\1+")
 

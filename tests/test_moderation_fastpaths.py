@@ -189,8 +189,14 @@ def test_a_thread_of_every_literal_mix_compiles_few_unions_and_finds_the_same():
     lines = ["，".join(rng.sample(literals, 6)) for _ in range(400)]
     fast = Checker()
     fast.engine = _Engine(lex)
+    fast.engine.prefilter = None  # the pure-Python path (no Hyperscan) is the one with unions
     got = [_json(f) for f in fast.check_texts(lines)]
     assert got == [_json(f) for f in PLAIN.check_texts(lines)]
+    hs = Checker()
+    hs.engine = _Engine(lex)
+    assert [_json(f) for f in hs.check_texts(lines)] == got
+    if hs.engine.prefilter.available:
+        assert not hs.engine._unions  # Hyperscan tells the candidates: nothing to compile per mix
     compiled = [k for k in fast.engine._unions if k[0] == cat]
     assert len(compiled) <= UNION_SETS + 1
     assert (cat, None) in fast.engine._unions  # the cap was reached and the full union took over

@@ -1,0 +1,369 @@
+"""Which of many regexes can match on which line of a text, in one pass (Hyperscan).
+
+The checker's patterns are Python regexes with lookarounds and back-references, which
+Hyperscan does not take. Each is translated here into a *superset* Hyperscan can compile:
+assertions, anchors and word boundaries are dropped (they only ever remove matches), a
+back-reference becomes "anything on the line", possessive and atomic parts become plain ones,
+and the `\\d \\w \\s` classes are spelled out as the code point ranges Python's own `re` uses
+(Hyperscan's Unicode tables are not Python's). A match of the Python regex inside a line is
+then always a match of its superset ending on that line, so a line on which Hyperscan reports
+no match of a pattern cannot match it and is skipped; the exact Python regex still decides
+every line that is left. A regex that cannot be translated (flags of its own, conditional
+groups, one that could match the empty string) is "always verify": every line is a candidate.
+
+Without the `hyperscan` package (a platform without wheels), or for a text that is not valid
+UTF-8 (a lone surrogate), `Prefilter.scan` answers None and the caller takes its pure-Python
+path, which gives the same flags. The compiled database is serialised into the start-up cache,
+so a warm start reads it instead of compiling it.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import sys
+from functools import lru_cache
+from typing import Any
+
+from .startup_cache import cached
+
+try:
+    import hyperscan as _hs
+except ImportError:  # no wheel for this platform: the pure-Python path
+    _hs = None
+
+try:
+    from re import _constants as _c, _parser as _p
+except ImportError:  # another Python: no translation, every pattern is verified
+    _c = _p = None
+
+_MAX = sys.maxunicode
+_SURROGATES = (0xD800, 0xDFFF)
+
+
+class Untranslatable(Exception):
+    """A construct with no superset here: the pattern is verified on every line."""
+
+
+@lru_cache(maxsize=None)
+def _category(name: str) -> tuple[tuple[int, int], ...]:
+    """The code point ranges of one of `re`'s Unicode categories, as `re` itself decides them
+    for str patterns (isdecimal, isspace, isalnum or `_`); built once when a database is."""
+    base = name.replace("CATEGORY_", "").replace("UNI_", "")
+    negate = base.startswith("NOT_")
+    base = base[4:] if negate else base
+    test = {"DIGIT": str.isdecimal, "SPACE": str.isspace,
+            "WORD": lambda ch: ch.isalnum() or ch == "_",
+            "LINEBREAK": lambda ch: ch == "\n"}.get(base)
+    if test is None:
+        raise Untranslatable(name)
+    ranges: list[tuple[int, int]] = []
+    for cp in range(_MAX + 1):
+        if test(chr(cp)):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return tuple(_complement(ranges)) if negate else tuple(ranges)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out, nxt = [], 0
+    for lo, hi in _merge(list(ranges)):
+        if lo > nxt:
+            out.append((nxt, lo - 1))
+        nxt = hi + 1
+    if nxt <= _MAX:
+        out.append((nxt, _MAX))
+    return out
+
+
+CLASS_RANGES = 24  # a class of more ranges is widened (Hyperscan compiles big classes slowly)
+
+
+def _widen(ranges: list[tuple[int, int]], limit: int = CLASS_RANGES) -> list[tuple[int, int]]:
+    """`ranges` with their smallest gaps filled until at most `limit` are left: a superset
+    (\\w is some 700 ranges; CJK blocks and ASCII punctuation stay apart, their gaps are wide)."""
+    ranges = _merge(ranges)
+    if len(ranges) <= limit:
+        return ranges
+    gaps = sorted(range(1, len(ranges)), key=lambda k: (ranges[k][0] - ranges[k - 1][1], k))
+    fill = set(gaps[:len(ranges) - limit])
+    out = [ranges[0]]
+    for k in range(1, len(ranges)):
+        if k in fill:
+            out[-1] = (out[-1][0], ranges[k][1])
+        else:
+            out.append(ranges[k])
+    return out
+
+
+def _class(ranges: list[tuple[int, int]]) -> str:
+    """A Hyperscan class of code point ranges (UTF-8 mode), surrogates left out."""
+    parts = []
+    for lo, hi in _widen(ranges):
+        for a, b in ((lo, min(hi, _SURROGATES[0] - 1)), (max(lo, _SURROGATES[1] + 1), hi)):
+            if a <= b:
+                parts.append(f"\\x{{{a:x}}}" if a == b else f"\\x{{{a:x}}}-\\x{{{b:x}}}")
+    if not parts:
+        raise Untranslatable("empty class")
+    return "[" + "".join(parts) + "]"
+
+
+def _in_ranges(items: list) -> list[tuple[int, int]]:
+    negate = False
+    ranges: list[tuple[int, int]] = []
+    for op, av in items:
+        if op is _c.NEGATE:
+            negate = True
+        elif op is _c.LITERAL:
+            ranges.append((av, av))
+        elif op is _c.RANGE:
+            ranges.append((av[0], av[1]))
+        elif op is _c.CATEGORY:
+            ranges += _category(str(av))
+        else:
+            raise Untranslatable(str(op))
+    return _complement(ranges) if negate else _merge(ranges)
+
+
+def _width(item: tuple) -> int:
+    """How many code points one class item takes."""
+    op, av = item
+    if op is _c.IN:
+        return sum(hi - lo + 1 for lo, hi in _in_ranges(av))
+    return _MAX  # NOT_LITERAL, ANY
+
+
+def _seq(items: Any) -> str:
+    return "".join(_item(op, av) for op, av in items)
+
+
+def _item(op: Any, av: Any) -> str:
+    if op is _c.LITERAL:
+        return _class([(av, av)])
+    if op is _c.NOT_LITERAL:
+        return _class(_complement([(av, av)]))
+    if op is _c.ANY:
+        return "[^\\n]"
+    if op is _c.IN:
+        return _class(_in_ranges(av))
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return ""  # a zero-width test only removes matches
+    if op is _c.SUBPATTERN:
+        _, add_flags, del_flags, sub = av
+        if add_flags or del_flags:
+            raise Untranslatable("flags in a group")
+        return f"(?:{_seq(sub.data)})"
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return f"(?:{_seq(av.data)})"
+    if op is _c.BRANCH:
+        return "(?:" + "|".join(_seq(alt.data) for alt in av[1]) + ")"
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        lo, hi, sub = av
+        body = _seq(sub.data)
+        if not body:
+            return ""
+        # a bounded run of a wide class ([^。\\n]{0,6}) is slow to compile in UTF-8 and
+        # rejects little that its unbounded form does not: left unbounded
+        wide = len(sub.data) == 1 and sub.data[0][0] in (_c.IN, _c.NOT_LITERAL, _c.ANY) and _width(sub.data[0]) > 256
+        top = "" if hi == _c.MAXREPEAT or (wide and hi > 1) else str(hi)
+        return f"(?:{body}){{{lo},{top}}}"
+    if op is _c.GROUPREF:
+        return "[^\\n]*"  # the same text as the group: some text of the line
+    raise Untranslatable(str(op))
+
+
+def superset(pattern: str, flags: int = 0) -> str | None:
+    """A Hyperscan expression matching wherever `pattern` matches within a line (and maybe
+    more), or None where there is none (the pattern is then verified everywhere)."""
+    odd = re.IGNORECASE | re.VERBOSE | re.ASCII | re.LOCALE | re.DOTALL
+    if _p is None or flags & odd:
+        return None
+    try:
+        parsed = _p.parse(pattern, flags)
+        if parsed.state.flags & odd:
+            return None  # inline (?i) and the like
+        if parsed.getwidth()[0] == 0:
+            return None  # matches the empty string: every position is a match
+        out = _seq(parsed.data)
+    except (Untranslatable, re.error, AttributeError, TypeError, ValueError, RecursionError):
+        return None
+    return out or None
+
+
+def _compile(expressions: list[str], flags: int) -> bytes | None:
+    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    db.compile(expressions=[e.encode() for e in expressions], ids=list(range(len(expressions))),
+               elements=len(expressions), flags=flags)
+    return _hs.dumpb(db)
+
+
+def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], list[int]]:
+    """(serialised database or None, the ids it holds, the patterns verified everywhere)."""
+    translated = [superset(src, fl) for src, fl in patterns]
+    held = [i for i, t in enumerate(translated) if t is not None]
+    if not held:
+        return None, [], list(range(len(patterns)))
+    flags = _hs.HS_FLAG_UTF8
+    exprs = [translated[i] for i in held]
+    try:
+        return _compile(exprs, flags), held, [i for i, t in enumerate(translated) if t is None]
+    except _hs.error:
+        pass
+    ok = []
+    for i in held:  # find the ones Hyperscan refuses (too large, empty after all)
+        try:
+            _compile([translated[i]], flags)
+            ok.append(i)
+        except _hs.error:
+            pass
+    if not ok:
+        return None, [], list(range(len(patterns)))
+    return _compile([translated[i] for i in ok], flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
+
+
+class Prefilter:
+    """Candidate patterns per line of a text. Built (or read from the start-up cache) on the
+    first scan; `always` are the indexes verified on every line."""
+
+    def __init__(self, patterns: list[tuple[str, int]], name: str):
+        self.patterns = list(patterns)
+        self.name = name
+        self._db: Any = None
+        self._ids: list[int] = []
+        self.always: frozenset[int] = frozenset(range(len(self.patterns)))
+        self._ready = False
+        self.available = _hs is not None and _p is not None and bool(self.patterns)  # decided when built
+
+    def _load(self) -> None:
+        self._ready = True
+        if not self.available:
+            return
+        import hashlib
+
+        digest = hashlib.sha256(repr(self.patterns).encode()).hexdigest()
+        data, ids, always = cached(f"hs-{self.name}", lambda: _build(self.patterns), extra=digest)
+        self.always = frozenset(always)
+        if data is None:
+            return
+        try:
+            self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK)
+            self._scratch = _hs.Scratch(self._db)
+        except _hs.error:  # a database of another Hyperscan build: compile afresh
+            data, ids, always = _build(self.patterns)
+            self.always = frozenset(always)
+            self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK) if data is not None else None
+            self._scratch = _hs.Scratch(self._db) if self._db is not None else None
+        self._ids = ids
+
+    def scan(self, text: str) -> dict[int, set[int]] | None:
+        """Line index → indexes of the patterns that may match on that line (lines split at
+        "\\n"; `always` not included), or None: no Hyperscan, or a text it cannot read."""
+        if not self._ready:
+            self._load()
+        if self._db is None:
+            return None
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        found: list[tuple[int, int]] = []
+        append = found.append
+
+        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> None:
+            append((i, to))
+
+        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch)
+        out: dict[int, set[int]] = {}
+        if not found:
+            return out
+        breaks = [m.start() for m in re.finditer(b"\n", data)] if b"\n" in data else []
+        ids = self._ids
+        ix = bisect.bisect_left
+        for i, to in found:
+            k = ix(breaks, to - 1) if breaks else 0
+            got = out.get(k)
+            if got is None:
+                out[k] = {ids[i]}
+            else:
+                got.add(ids[i])
+        return out
+
+
+# ---- literal keys: every occurrence, as ahocorasick_rs's overlapping search gives them ------
+# Keys and text go to Hyperscan as UTF-32 (one code point = 4 bytes: offsets divide by 4) with
+# the byte 0 written as 1 (the binding takes NUL-terminated expressions); a report that is not
+# on a code point's edge, or whose text is not the key (0 and 1 merged), is dropped.
+_NO_NUL = bytes([1]) + bytes(range(1, 256))
+
+
+def _build_literals(keys: list[str]) -> bytes:
+    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    db.compile(expressions=[k.encode("utf-32-le").translate(_NO_NUL) for k in keys], ids=list(range(len(keys))),
+               elements=len(keys), flags=0, literal=True)
+    return _hs.dumpb(db)
+
+
+class Literals:
+    """`find(text)`: (key index, start, end) of every occurrence of every key, ordered by end
+    and then start, the order of `ahocorasick_rs.AhoCorasick.find_matches_as_indexes(text,
+    overlapping=True)`. With Hyperscan the compiled keys are read from the start-up cache
+    (milliseconds, where building the automaton took a tenth of a second); without it, or for
+    a text that is not valid Unicode, the Aho-Corasick automaton (built on first need)."""
+
+    def __init__(self, keys: list[str], name: str, *, hyperscan: bool = True):
+        self.keys = list(keys)
+        self.name = name
+        self._lengths = [len(k) for k in self.keys]
+        self._db: Any = None
+        self._automaton: Any = None
+        if hyperscan and _hs is not None and self.keys and all(self.keys):
+            import hashlib
+
+            digest = hashlib.sha256("\0".join(self.keys).encode("utf-8", "surrogatepass")).hexdigest()
+            data = cached(f"hs-{name}", lambda: _build_literals(self.keys), extra=digest)
+            try:
+                self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK)
+                self._scratch = _hs.Scratch(self._db)
+            except _hs.error:
+                self._db = _hs.loadb(_build_literals(self.keys), _hs.HS_MODE_BLOCK)
+                self._scratch = _hs.Scratch(self._db)
+
+    def _aho(self) -> Any:
+        if self._automaton is None:
+            import ahocorasick_rs
+
+            self._automaton = ahocorasick_rs.AhoCorasick(self.keys, implementation=ahocorasick_rs.Implementation.ContiguousNFA)
+        return self._automaton
+
+    def find(self, text: str) -> list[tuple[int, int, int]]:
+        if not self.keys:
+            return []
+        if self._db is None:
+            return self._aho().find_matches_as_indexes(text, overlapping=True)
+        try:
+            data = text.encode("utf-32-le").translate(_NO_NUL)
+        except UnicodeEncodeError:
+            return self._aho().find_matches_as_indexes(text, overlapping=True)
+        reports: list[tuple[int, int]] = []
+        append = reports.append
+
+        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> None:
+            if not to & 3:
+                append((i, to >> 2))
+
+        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch)
+        lengths, keys = self._lengths, self.keys
+        out = [(i, e - lengths[i], e) for i, e in reports if text[e - lengths[i]:e] == keys[i]]
+        out.sort(key=lambda m: (m[2], m[1]))
+        return out
