@@ -16,7 +16,7 @@ _LONE = re.compile("[\ud800-\udfff]")
 def replace_lone_surrogates(value: Any) -> Any:
     """`value` with every string in it (keys too, at any depth) free of lone surrogates."""
     if isinstance(value, str):
-        return _LONE.sub("\ufffd", value) if _LONE.search(value) else value
+        return _LONE.sub("\ufffd", value)
     if isinstance(value, dict):
         return {replace_lone_surrogates(k): replace_lone_surrogates(v) for k, v in value.items()}
     if isinstance(value, list):
