@@ -10,14 +10,14 @@ import re
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from daoyan.cli import cli
-from daoyan.demo import DemoForum
+from daoyan.demo import DemoForum, LoopbackServer
 from gamedef.errors import ForumError, PageFormatError
 from gamedef.gamefile import load_game
 from daoyan.scan import Scanner, scan_game
@@ -134,7 +134,7 @@ class _Hostile(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hostile():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
+    server = LoopbackServer(("127.0.0.1", 0), _Hostile)
     server.daemon_threads = True
     server.stop = threading.Event()  # type: ignore[attr-defined]
     t = threading.Thread(target=server.serve_forever, daemon=True)
@@ -265,7 +265,7 @@ class _Redirecting(_Hostile):
 
 
 def test_a_gzip_bomb_in_a_redirect_is_never_unpacked() -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Redirecting)
+    server = LoopbackServer(("127.0.0.1", 0), _Redirecting)
     server.daemon_threads = True
     server.bomb = gzip.compress(b"\0" * (300 * 2**20), 9)  # type: ignore[attr-defined]
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -4,7 +4,7 @@
 Discuz! X3.5, so `daoyan demo`, the scanner tests and the benchmarks run offline.
 """
 from .sample import EXPECTED, Sample, SamplePost, SampleThread, build_sample
-from .server import DemoForum, FaultPlan, RequestLog
+from .server import DemoForum, FaultPlan, LoopbackServer, RequestLog
 
-__all__ = ["DemoForum", "FaultPlan", "RequestLog", "Sample", "SamplePost", "SampleThread", "build_sample",
+__all__ = ["DemoForum", "FaultPlan", "LoopbackServer", "RequestLog", "Sample", "SamplePost", "SampleThread", "build_sample",
            "EXPECTED"]

@@ -91,7 +91,7 @@ class _Session:
     uses: int = 0
 
 
-class _ForumServer(ThreadingHTTPServer):
+class LoopbackServer(ThreadingHTTPServer):
     """A loopback server that treats a client hanging up as normal.
 
     The stdlib prints a traceback to stderr for every dropped connection; daoyan drops
@@ -142,7 +142,7 @@ class DemoForum:
         self._fault_counts: dict[str, int] = {}
         self._deleted_after: set[tuple[int, int]] = set()
         self._lock = threading.RLock()
-        self._server: _ForumServer | None = None
+        self._server: LoopbackServer | None = None
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -156,7 +156,7 @@ class DemoForum:
 
     def start(self) -> None:
         handler = _make_handler(self)
-        srv = _ForumServer((self.host, self.port), handler)
+        srv = LoopbackServer((self.host, self.port), handler)
         self._server = srv
         self.port = srv.server_address[1]
         self._thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
