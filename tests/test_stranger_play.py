@@ -194,6 +194,12 @@ def test_a_scan_older_than_the_close_is_warned_before_the_counts(played: Played,
     assert "早于关门" in text and text.index("早于关门") < text.index("票型")
     fresh = run_json("votes", played.path, "--day", 1)
     assert not [x for x in fresh["warnings"] if x["kind"] == "stale_scan"]
+    r = run("remind", game, "--day", 1, "--json")
+    assert r.exit_code == 0, r.output
+    reminder = json.loads(r.stdout)  # a script reads stdout; the warning must be in it, not only on stderr
+    assert [x["kind"] for x in reminder["warnings"]] == ["stale_scan"]
+    assert reminder["seen_until"].startswith("2026-11-11T20:00")
+    assert run_json("remind", played.path, "--day", 1)["warnings"] == []
 
 
 # 7 ------------------------------------------------------------------------------------------------

@@ -26,7 +26,9 @@ def command(game: str, day: int, at: str | None, as_json: bool, bbcode: bool) ->
     for m in stale:
         click.echo(f"daoyan: warning: {m}", err=True)
     if as_json:
-        echo_json(r.to_json())
+        # a script reading the JSON must see that the lists may miss the latest posts
+        echo_json({**r.to_json(), "seen_until": a.seen_until.isoformat() if a.seen_until else None,
+                   "warnings": [w for w in a.warnings if w.get("kind") == "stale_scan"]})
     elif bbcode:
         click.echo(reminder_bbcode(r, escape_bbcode), nl=False)
     else:
