@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
-from engine.activity import DayActivity, activity_json, count_activity, water_heavy
+from engine.activity import DayActivity, activity_json, count_activity, deleted_post_warnings, water_heavy
 from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
@@ -71,6 +71,7 @@ class DayAnalysis:
         d["penalties_final"] = final
         for p in d["penalties"]:
             p["provisional"] = not final
+        d["warnings"] = [w for w in self.warnings if w.get("kind") in ("stale_scan", "deleted_post")]
         return d
 
     def reminder(self) -> Any:
@@ -207,9 +208,14 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
+    deleted_ballots = deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
+                                              players=st.players, directors=game.directors, day=day)
+    ballot_pids = {w["pid"] for w in deleted_ballots}
+    gone_today = {p.pid: (role, p, when) for role, tid in d.tids.items()
+                  for p, when in gone_posts(store, tid, game.timezone) if p.pid not in ballot_pids}
     a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
-        + deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
-                                  players=st.players, directors=game.directors, day=day) \
+        + deleted_ballots + deleted_post_warnings(list(gone_today.values()), ruleset=game.ruleset, day=d, state=st,
+                                                  activity=act) \
         + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
                                 rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
     if flags:
@@ -324,6 +330,11 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
     everything = dict(by_role)
     for role, posts in _extra_threads(game, store, day).items():
         everything[role] = posts
+    gone_at: dict[int, datetime] = {}
+    for role, tid in game.day(day).tids.items():  # a post deleted after it was read still said what it said
+        for post, when in gone_posts(store, tid, game.timezone):
+            gone_at[post.pid] = when
+            everything[role] = [*everything.get(role, []), post]
     for role, posts in everything.items():
         for post in posts:
             if post.pid in seen:
@@ -340,6 +351,10 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                 j = f.to_json()
                 j.update(pid=post.pid, floor=post.floor, author=post.author, tid=post.tid, thread=role)
                 j["id"] = flag_id(post.pid, f.category)
+                if post.pid in gone_at:
+                    when = gone_at[post.pid]
+                    j["gone_at"] = when.isoformat()
+                    j["evidence"] = f"{j.get('evidence') or ''}（此帖已从论坛删除，{when:%m-%d %H:%M}的扫描发现；daoyan 存有原文）"
                 out.append(decided(j))
     threshold = game.ruleset.activity.water_flag_per_day
     if threshold and activity is None:

@@ -105,6 +105,11 @@ def activity_view(a: Any) -> Group:
         parts.append(pt)
     else:
         parts.append(Text("无潜水判罚 no lurking penalties"))
+    for w in j.get("warnings") or []:
+        if w.get("kind") == "stale_scan":  # before the counts: they may be missing the last posts
+            parts.insert(0, Text("注意 warning: " + w["message"], style="bold red"))
+        else:
+            parts.append(Text("注意 warning: " + w["message"], style="bold yellow"))
     return Group(*parts)
 
 

@@ -201,3 +201,34 @@ def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[
         if is_water(post.text, post.smilies) and not (post.attachments or post.links):
             found.setdefault(names[key], []).append(post)
     return {p: ps for p, ps in found.items() if len(ps) >= threshold}
+
+
+ROLE_NAMES = {"discussion": "讨论帖", "vote": "投票帖", "progress": "进程帖", "election": "竞选帖"}
+
+
+def deleted_post_warnings(gone: Sequence[tuple[str, Post, datetime]], *, ruleset: Ruleset, day: Day,
+                          state: DayState, activity: DayActivity) -> list[dict[str, Any]]:
+    """A warning for each post a player made during the day that a later scan found deleted on the
+    forum (`gone`: thread role, post, when it was found gone). The count leaves it out, as the forum
+    does, so a player's count can drop between two scans; the director is told which post went and
+    what the count would be with it, and daoyan keeps the words for the flags."""
+    roster = {normalize_name(p): p for p in state.living}
+    counted = {p.player: p.counted_posts for p in activity.players}
+    out = []
+    for role, post, when in sorted(gone, key=lambda g: (g[1].tid, g[1].floor)):
+        name = roster.get(normalize_name(post.author))
+        if name is None or post.posted_at is None or not (day.opens <= post.posted_at <= day.closes):
+            continue
+        where = ROLE_NAMES.get(role, role)
+        if ruleset.activity.exclude_water and is_water(post.text, post.smilies) and not (post.attachments or post.links):
+            effect = "此帖是纯水帖，本不计入发言数"
+        elif role in ruleset.activity.count_in:
+            effect = f"不计入发言数（现计{counted.get(name, 0)}帖，算上此帖{counted.get(name, 0) + 1}帖）"
+        else:
+            effect = "此帖本不计入发言数"
+        out.append({"kind": "deleted_post", "day": day.number, "player": name, "pid": post.pid, "tid": post.tid,
+                    "floor": post.floor, "thread": role, "gone_at": when.isoformat(),
+                    "message": f"{where}第{post.floor}楼 {name}的发言（发于{post.posted_at:%m-%d %H:%M}）已从论坛删除"
+                               f"（{when:%m-%d %H:%M}的扫描发现）；daoyan 存有原文，{effect}。"
+                               "请导演核实是谁删的、是否照常计数；原文若有违规，仍在 daoyan check 里。"})
+    return out

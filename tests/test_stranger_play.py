@@ -277,3 +277,29 @@ def test_a_ballot_in_the_discussion_thread_is_warned(played: Played) -> None:
     assert [(x["pid"], x["player"], x["thread"]) for x in w] == [(played.wrong_thread, "大寒", "discussion")]
     assert "讨论帖" in w[0]["message"] and "霜降" in w[0]["message"]
     assert "讨论帖" in run("votes", played.path, "--day", 1).output
+
+
+# 12 -----------------------------------------------------------------------------------------------
+
+def test_a_deleted_discussion_post_is_warned_and_its_words_still_flagged(tmp_path: Path) -> None:
+    """A player insults another, the first scan reads it, then the post is deleted on the forum. The
+    count follows the forum (the post is gone), but the director is told which post went and what the
+    count would be with it, and the insult (M84 违规判定 2(3) 侮辱性词汇) is still in `check`."""
+    with DemoForum() as forum:
+        path = fast_game(tmp_path, forum.base_url)
+        pid = forum.add_post(21, "大寒", "霜降你这个傻逼，别装了", _at(11, 15, 0))
+        scan_game(load_game(path))
+        before = {p["player"]: p["counted_posts"] for p in run_json("activity", path, "--day", 1)["players"]}
+        forum.delete_post(pid)
+        scan_game(load_game(path))
+    act = run_json("activity", path, "--day", 1)
+    after = {p["player"]: p["counted_posts"] for p in act["players"]}
+    assert after["大寒"] == before["大寒"] - 1
+    w = [x for x in act["warnings"] if x["kind"] == "deleted_post"]
+    assert [(x["pid"], x["player"], x["thread"]) for x in w] == [(pid, "大寒", "discussion")]
+    assert f"现计{after['大寒']}帖，算上此帖{before['大寒']}帖" in w[0]["message"]
+    assert "删除" in run("activity", path, "--day", 1).output
+    assert [x["pid"] for x in run_json("votes", path, "--day", 1)["warnings"] if x["kind"] == "deleted_post"] == [pid]
+    flags = [f for f in run_json("check", path, "--day", 1)["flags"] if f["pid"] == pid]
+    assert flags and flags[0]["category"] == "insult" and flags[0]["gone_at"]
+    assert "已从论坛删除" in flags[0]["evidence"]
