@@ -77,3 +77,6 @@ def test_full_rescan_marks_a_deleted_discussion_post_gone(forum_utf8, tmp_path, 
     assert r.exit_code == 0
     posts = {p["player"]: p["posts"] for p in json.loads(r.stdout)["players"]}
     assert posts["饺子"] == 14   # 15 posted, one deleted by a moderator
+    [w] = [w for w in json.loads(r.stdout)["warnings"] if w["kind"] == "deleted_post"]
+    assert (w["pid"], w["player"], w["thread"]) == (victim, "饺子", "discussion")
+    assert "删除" in w["message"]
