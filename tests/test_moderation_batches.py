@@ -28,7 +28,8 @@ ROUNDS = [tomllib.loads((Path(__file__).parent / "data" / name).read_text("utf-8
 RULESET = load_ruleset("m84")
 # violations still missed, each named: sarcastic concern (你没事吧) is as often sincere, and the
 # rest of the line (逻辑全靠猜的) is not a verdict a construction can hold without flagging analysis
-KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？"}
+# ; an accusation of treating others as fools (还当别人是傻子呢) holds no verdict on the player
+KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全写在脸上了，还当别人是傻子呢，可笑"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
