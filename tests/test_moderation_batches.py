@@ -29,7 +29,9 @@ RULESET = load_ruleset("m84")
 # violations still missed, each named: sarcastic concern (你没事吧) is as often sincere, and the
 # rest of the line (逻辑全靠猜的) is not a verdict a construction can hold without flagging analysis
 # ; an accusation of treating others as fools (还当别人是傻子呢) holds no verdict on the player
-KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全写在脸上了，还当别人是傻子呢，可笑"}
+KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全写在脸上了，还当别人是傻子呢，可笑",
+                # naming a player by a habit (那个很爱发表情的人) reads like game talk about his posts
+                "我猜七号就是那个很爱发表情的人"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
@@ -37,6 +39,8 @@ CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
 # word mentioned as a word without quotation marks (clown这个身份) is not told from its use
 KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "红牌罚下的规则在6L": {"emotional"},
                "clown这个身份本局没有": {"insult"},
+               # a relative playing on the same board is a hint at who is who (alt_account reads it so)
+               "我哥也在玩这个版": {"alt_account"},
                # a quotation the reporting check does not reach: after 例子是, and the second of two
                # quoted words after 禁止 (a checker change, not lexicon data)
                "规则里禁止讨论游戏责任，例子是“我准备好背锅了”": {"responsibility"},
