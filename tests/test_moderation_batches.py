@@ -33,7 +33,9 @@ KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全�
                 # naming a player by a habit (那个很爱发表情的人) reads like game talk about his posts
                 "我猜七号就是那个很爱发表情的人",
                 # a sneer of advice (越说越暴露) reads as game analysis of a wolf giving himself away
-                "我要是你我就不发言了，越说越暴露"}
+                "我要是你我就不发言了，越说越暴露",
+                # blame with no loss or fault word (这种局面 … 要问责的): 问责 is everyday news language
+                "这种局面，首当其冲要问责的就是守卫"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
@@ -41,8 +43,9 @@ CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
 # word mentioned as a word without quotation marks (clown这个身份) is not told from its use
 KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "红牌罚下的规则在6L": {"emotional"},
                "clown这个身份本局没有": {"insult"},
-               # a relative playing on the same board is a hint at who is who (alt_account reads it so)
+               # a relative on the same board, or a player's mother known offline, hints at who is who (alt_account)
                "我哥也在玩这个版": {"alt_account"},
+               "他妈妈是我同事": {"alt_account"},
                # a cooking pot spelled with the blame words' own 这口锅 / 锅是
                "我家这口锅是铸铁的": {"responsibility"},
                # what the director said, placed in the rule post: the construction reads 导演说过
