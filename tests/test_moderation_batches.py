@@ -35,7 +35,9 @@ KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全�
                 # a sneer of advice (越说越暴露) reads as game analysis of a wolf giving himself away
                 "我要是你我就不发言了，越说越暴露",
                 # blame with no loss or fault word (这种局面 … 要问责的): 问责 is everyday news language
-                "这种局面，首当其冲要问责的就是守卫"}
+                "这种局面，首当其冲要问责的就是守卫",
+                # a grievance about being scolded (被骂了一整天，那你呢) names no loss and no fault
+                "我投错一次就被骂了一整天，那你呢"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
