@@ -186,7 +186,8 @@ def construction(item: dict, where: str, classes: "dict[str, object] | None" = N
     A slot may name a word class of the file (`"@misfortune"`): a list of words, any of them may
     be `{ re = … }` for what no list can hold (a clock time, 锅 but not 锅贴); a slot may itself
     be `{ re = … }`. Its anchors are the first slot's words (both slots' where the order is
-    free); a slot holding a regex gives none, so its category needs anchors of its own."""
+    free), or those of slot `anchor_slot` where the first is a pronoun; a slot holding a regex
+    gives none, so its category needs anchors of its own."""
     slots = item.get("slots")
     if not isinstance(slots, list) or len(slots) < 2 or not all(isinstance(s, (list, str, dict)) and s for s in slots):
         raise ValueError(f"{where}: a construction needs `slots`, two lists of words or more")
@@ -218,7 +219,12 @@ def construction(item: dict, where: str, classes: "dict[str, object] | None" = N
     alts = [a for a, _ in parts]
     gap = f"{CLAUSE_GAP}{{0,{window}}}?"
     source = gap.join(alts)
-    anchors = list(parts[0][1])
+    # the anchors come from the first slot, or from `anchor_slot` where the first is a pronoun
+    # (你, 他) that would wake the category's patterns on nearly every line
+    at = int(item.get("anchor_slot", 0))
+    if not 0 <= at < len(parts):
+        raise ValueError(f"{where}: `anchor_slot` {at} is not a slot")
+    anchors = list(parts[at][1])
     if item.get("any_order"):
         if len(slots) != 2:
             raise ValueError(f"{where}: `any_order` takes two slots")

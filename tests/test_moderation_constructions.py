@@ -27,6 +27,17 @@ def test_a_regex_class_matches_but_gives_no_anchor():
     assert anchors == []
 
 
+def test_a_pronoun_first_slot_can_leave_the_anchors_to_another_slot():
+    """你/他 as anchors would run the category's patterns on nearly every line; `anchor_slot`
+    takes the anchors from the slot whose words are rare (004 违规判定 2(1): 嘲讽或贬低玩家的智商)."""
+    item = {"slots": [["你", "他"], ["没带脑子", "脑子进水"]], "window": 6, "anchor_slot": 1}
+    pat, anchors = construction(item, "t", {})
+    assert re.search(pat["re"], "他今天是不是没带脑子") and not re.search(pat["re"], "今天没带脑子")
+    assert anchors == ["没带脑子", "脑子进水"]
+    with pytest.raises(ValueError, match="anchor_slot"):
+        construction({**item, "anchor_slot": 2}, "t", {})
+
+
 def test_an_unknown_class_is_reported():
     with pytest.raises(ValueError, match="no word class"):
         construction({"slots": ["@nope", ["x"]]}, "t", {})
