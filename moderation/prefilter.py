@@ -171,8 +171,8 @@ def _item(op: Any, av: Any) -> str:
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
         lo, hi, sub = av
         body = _seq(sub.data)
-        if not body:
-            return ""
+        if not body or hi == 0:
+            return ""  # x{0,0} is the empty string, which Hyperscan refuses to spell
         # a bounded run of a wide class ([^。\\n]{0,6}) is slow to compile in UTF-8 and
         # rejects little that its unbounded form does not: left unbounded
         wide = len(sub.data) == 1 and sub.data[0][0] in (_c.IN, _c.NOT_LITERAL, _c.ANY) and _width(sub.data[0]) > 256
