@@ -423,10 +423,7 @@ class Checker:
             if terms:
                 allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
-            anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
-            needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
-            if anchors or needs:
-                self._pattern_hits(v, lines, anchors, needs, out)
+            self._pattern_hits(v, lines, found, out)
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
             if d.changed:
@@ -557,13 +554,33 @@ class Checker:
                     sentence = _sentence(s_text, ls, le, start, end)
                 out.add(cat, span, term, ls, sentence)
 
-    def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
+    def _pattern_hits(self, v: Views, lines: "_Lines", found: list, out: "_Hits") -> None:
         """A category's patterns on the lines holding one of its anchors (categories in the
         order their first anchor appears, lines in text order, patterns in lexicon order); a
         pattern with required literals only where one of them is on the line. The union of a
-        category's patterns is tried first: most anchored lines match none."""
+        category's patterns is tried first: most anchored lines match none.
+
+        Where Hyperscan holds every pattern, only the lines it saw one on are looked at: most
+        lines hold an anchor (怪, 死, 这 …), few a pattern's superset."""
         eng = self.engine
+        an, nd = eng.anchors, eng.needs
         s_text = v.squeezed.text
+        prefilter = eng.prefilter
+        seen = prefilter.scan(s_text) if prefilter is not None and found else None
+        if seen is not None and not prefilter.always:
+            if not seen:
+                return
+            ends = [e for _, _, e in found]  # found is in order of end
+            ix, jx = bisect.bisect_left, bisect.bisect_right
+            picked: list = []
+            for k in sorted(seen):
+                ls, le = lines.bounds(k)
+                picked += found[ix(ends, ls + 1):jx(ends, le)]
+            found = picked
+        anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
+        needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
+        if not anchors and not needs:
+            return
         brk = lines.breaks
         ix = bisect.bisect_left
         if brk:
@@ -590,8 +607,7 @@ class Checker:
                 ls, le = lines.bounds(k)
                 if anchor.search(s_text, ls, le):
                     pairs.add((cat, k))
-        # which patterns Hyperscan saw on which line (None: the pure-Python path below)
-        seen = eng.prefilter.scan(s_text) if pairs and eng.prefilter is not None else None
+        # `seen`: which patterns Hyperscan saw on which line (None: the pure-Python path below)
         rank = {cat: n for n, cat in enumerate(dict.fromkeys(itertools.chain(
             (c for _, cats in anchors for c in cats), (cat for _, pats in needs for cat, _ in pats))))}
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
