@@ -42,7 +42,7 @@ from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
-from .prefilter import Literals, Prefilter
+from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed
 from .startup_cache import cached
@@ -83,6 +83,17 @@ class _Engine:
         keys = t["keys"]
         self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
         dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
+        all_keys, all_terms = keys, self.terms
+        # With Hyperscan, the keys that only anchor or feed patterns (the commonest: 这, 以, 用 …)
+        # are a second database, searched on the lines where the pattern database saw a
+        # pattern: the first one is left with terms and allowed words, a few hits a line.
+        self.pattern_automaton: Literals | None = None
+        if shortcuts and prefilter_hyperscan() and keys:
+            main, fed = t["split"]
+            self.pattern_automaton = Literals([keys[i] for i in fed], "pattern-keys") if fed else None
+            self.anchors, self.needs = [self.anchors[i] for i in fed], [self.needs[i] for i in fed]
+            keys = [keys[i] for i in main]
+            self.terms, self.allowed = [self.terms[i] for i in main], [self.allowed[i] for i in main]
         self.automaton = Literals(keys, "keys", hyperscan=shortcuts) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
@@ -90,7 +101,7 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
+        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(all_keys, all_terms), *zip(dkeys, self.dterms)])
         self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
         # every category's patterns in one Hyperscan pass (see prefilter.py): pattern i of a
         # category is number base[cat] + i there
@@ -186,9 +197,11 @@ def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
     dkeys = list(dgroups)
     dterms = [tuple(g[0]) for g in dgroups.values()]
     dallowed = [any(g[1]) for g in dgroups.values()]
+    split = ([i for i, (ts, al) in enumerate(zip(terms, allowed)) if ts or al],
+             [i for i, (an, nd) in enumerate(zip(anchors, needs)) if an or nd])
     return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
             "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
-            "dallowed": dallowed}
+            "dallowed": dallowed, "split": split}
 
 
 def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
@@ -313,6 +326,27 @@ def _written_whole(term: str, letters: int, dense_length: int) -> bool:
     return letters == n or (n == dense_length and letters >= 2 * n)
 
 
+def _find_on_lines(automaton: Literals, text: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """`automaton.find(text)`'s hits within the lines `bounds` (in text order): one search of
+    those lines joined (keys hold no newline), offsets mapped back."""
+    if not bounds:
+        return []
+    starts: list[int] = []
+    pos = 0
+    for ls, le in bounds:
+        starts.append(pos)
+        pos += le - ls + 1
+    got = automaton.find("\n".join(text[ls:le] for ls, le in bounds))
+    out = []
+    k = 0
+    for i, s, e in got:  # in order of end
+        while k + 1 < len(starts) and starts[k + 1] < e:
+            k += 1
+        shift = bounds[k][0] - starts[k]
+        out.append((i, s + shift, e + shift))
+    return out
+
+
 def _line(text: str, start: int, end: int) -> tuple[int, int]:
     ls = text.rfind("\n", 0, start) + 1
     le = text.find("\n", end)
@@ -416,14 +450,14 @@ class Checker:
         v = views(text)
         found = eng.automaton.find(v.squeezed.text) if eng.automaton else []
         out = _Hits(eng.unless, _reported(text))
+        lines = _Lines(v.squeezed.text)
         if found:
-            lines = _Lines(v.squeezed.text)
-            t, al, an, nd = eng.terms, eng.allowed, eng.anchors, eng.needs
+            t, al = eng.terms, eng.allowed
             terms = [(s, e, t[i]) for i, s, e in found if t[i]]
             if terms:
                 allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
-            self._pattern_hits(v, lines, found, out)
+        self._pattern_hits(v, lines, found, out)
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
             if d.changed:
@@ -566,17 +600,25 @@ class Checker:
         an, nd = eng.anchors, eng.needs
         s_text = v.squeezed.text
         prefilter = eng.prefilter
-        seen = prefilter.scan(s_text) if prefilter is not None and found else None
+        fed = eng.pattern_automaton
+        if fed is None and not found:
+            return
+        seen = prefilter.scan(s_text) if prefilter is not None else None
         if seen is not None and not prefilter.always:
             if not seen:
                 return
-            ends = [e for _, _, e in found]  # found is in order of end
-            ix, jx = bisect.bisect_left, bisect.bisect_right
-            picked: list = []
-            for k in sorted(seen):
-                ls, le = lines.bounds(k)
-                picked += found[ix(ends, ls + 1):jx(ends, le)]
-            found = picked
+            if fed is not None:
+                found = _find_on_lines(fed, s_text, [lines.bounds(k) for k in sorted(seen)])
+            else:
+                ends = [e for _, _, e in found]  # found is in order of end
+                ix, jx = bisect.bisect_left, bisect.bisect_right
+                picked: list = []
+                for k in sorted(seen):
+                    ls, le = lines.bounds(k)
+                    picked += found[ix(ends, ls + 1):jx(ends, le)]
+                found = picked
+        elif fed is not None:
+            found = fed.find(s_text)
         anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
         needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
         if not anchors and not needs:
