@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Iterator
 
-from parsers.ballot import parse_ballot
-from parsers.models import Post
 from parsers.surrogates import replace_lone_surrogates
 
 from gamedef.errors import DaoyanError
@@ -25,6 +23,9 @@ def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
     v = ruleset.vote
     if not any(label in text for label in (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)):
         return None
+    from parsers.ballot import parse_ballot  # most loose posts are talk: imported for the first ballot
+    from parsers.models import Post
+
     post = Post(tid=0, pid=0, floor=0, author="", uid=None, posted_at=datetime.now(timezone.utc),
                 time_precision="second", message_html="", text=text)
     b = parse_ballot(post, ruleset.vote, (), ())

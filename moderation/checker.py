@@ -38,7 +38,6 @@ from typing import Any, Callable, Iterable
 
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
-from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
@@ -214,7 +213,7 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
     jieba (words, sounds, terms of two characters). jieba loads only to build them; both are
     kept between runs by startup_cache under the lexicon's digest (jieba's dictionary is in
     the cache's fingerprint), the words read only on the first boundary question."""
-    from .segment import boundary_words, quick_table, sharded_dictionary
+    from .segment import ShardedWords, boundary_words, quick_table, sharded_dictionary
 
     digest = _lexicon_digest(lexicon)
 
@@ -227,9 +226,9 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
 
     ends = hashlib.sha256(("".join(sorted(quick[0])) + "|" + "".join(sorted(quick[1]))).encode()).hexdigest()
 
-    def words() -> frozenset[str]:
-        return cached("boundary-words", lambda: boundary_words(Segmenter(lexicon.allow).tokenizer(), quick[0], quick[1]),
-                      extra=f"{digest}|{ends}")
+    def words() -> ShardedWords:
+        return ShardedWords(cached("boundary-words", lambda: boundary_words(Segmenter(lexicon.allow).tokenizer(), quick[0], quick[1]),
+                                   extra=f"{digest}|{ends}"))
 
     def dictionary() -> tuple[dict[str, bytes], int]:
         return cached("jieba-shards", lambda: sharded_dictionary(Segmenter(lexicon.allow).tokenizer()),
@@ -846,6 +845,8 @@ def lint_record(record: dict, ruleset: Any) -> dict:
     checker = get_checker(ruleset)
     whistled = bool(record.get("whistled"))
     if record.get("html") is not None and record.get("text") is None:
+        from .html_text import from_html  # selectolax, for the few records given as HTML
+
         loose = from_html(str(record["html"]))
         text = loose.text
         flags = checker.check_text(text, whistled=whistled)
