@@ -49,7 +49,6 @@ from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
-_NEWLINE = re.compile("\n")
 _LINK = re.compile(r"https?://[^\s<>\"'，。]+", re.I)
 
 
@@ -357,7 +356,7 @@ class _Lines:
 
     def __init__(self, text: str):
         self.length = len(text)
-        self.breaks = [m.start() for m in _NEWLINE.finditer(text)] if "\n" in text else []
+        self.breaks = normalize.newlines(text)
 
     def index(self, pos: int) -> int:
         return bisect.bisect_left(self.breaks, pos) if self.breaks else 0

@@ -18,6 +18,8 @@ tuples: immutable like frozen dataclasses, and three times cheaper to build, onc
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 import unicodedata
 from functools import lru_cache
@@ -285,6 +287,17 @@ def key(term: str) -> str:
     return squeeze(fold(term).text).text
 
 
+def newlines(text: str | bytes) -> list[int]:
+    """The offsets of every newline in text, in order: lengths of the pieces between them
+    summed in C (a regex's match objects cost ten times more on a batch of 30,000 lines)."""
+    nl = "\n" if isinstance(text, str) else b"\n"
+    if nl not in text:
+        return []
+    pieces = text.split(nl)
+    pieces.pop()
+    return list(map(operator.add, itertools.accumulate(map(len, pieces)), range(len(pieces))))
+
+
 # ---- the dense view: for lexicon terms only --------------------------------------------------
 GAP = 3  # longest run of non-letters skipped inside a term (傻，逼 / 【傻】【逼】 / 傻👍🏻逼)
 CLAUSE = frozenset("，。！？；：,.!?;:…")
@@ -350,8 +363,8 @@ class Dense:
     def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
         """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
         if self._dbreaks is None:
-            self._dbreaks = [m.start() for m in re.finditer("\n", self.text)]
-            self._fbreaks = [m.start() for m in re.finditer("\n", self.folded)]
+            self._dbreaks = newlines(self.text)
+            self._fbreaks = newlines(self.folded)
         k = bisect.bisect_left(self._dbreaks, i)
         got = self._maps.get(k)
         if got is None:

@@ -19,6 +19,8 @@ so a warm start reads it instead of compiling it.
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 import sys
 from functools import lru_cache
@@ -262,6 +264,15 @@ def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], li
     return _compile([translated[i] for i in ok], flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
 
 
+def _newlines(data: bytes) -> list[int]:
+    """Offsets of the newlines in data (see normalize.newlines, not imported here)."""
+    if b"\n" not in data:
+        return []
+    pieces = data.split(b"\n")
+    pieces.pop()
+    return list(map(operator.add, itertools.accumulate(map(len, pieces)), range(len(pieces))))
+
+
 class Prefilter:
     """Candidate patterns per line of a text. Built (or read from the start-up cache) on the
     first scan; `always` are the indexes verified on every line."""
@@ -317,7 +328,7 @@ class Prefilter:
         out: dict[int, set[int]] = {}
         if not found:
             return out
-        breaks = [m.start() for m in re.finditer(b"\n", data)] if b"\n" in data else []
+        breaks = _newlines(data)
         ids = self._ids
         ix = bisect.bisect_left
         for i, to in found:
