@@ -73,8 +73,7 @@ class _Engine:
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
         t = _tables(lexicon, shortcuts)
         self.always = t["always"]
-        self.gated: dict[str, re.Pattern[str]] = {
-            cat: re.compile("|".join(map(re.escape, ks))) for cat, ks in t["gated"].items()}
+        self.gated = _Gates(t["gated"])
         self.implied: dict[str, frozenset[int]] = t["implied"]
         self._unions: dict[tuple[str, tuple[int, ...] | None], re.Pattern[str] | None] = {}
         self._union_sets: dict[str, int] = {}
@@ -128,6 +127,30 @@ class _Engine:
                 self._union_sets[category] = self._union_sets.get(category, 0) + 1
                 self._unions[key] = _union([ps[i] for i in key[1]])
         return self._unions[key]
+
+
+class _Gates:
+    """A gated category's anchors as one regex, compiled on its first use (ten of them were a
+    twentieth of a second of every start-up)."""
+
+    def __init__(self, sources: dict[str, list[str]]):
+        self._sources = sources
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._sources)
+
+    def __contains__(self, category: str) -> bool:
+        return category in self._sources
+
+    def get(self, category: str) -> "re.Pattern[str] | None":
+        got = self._compiled.get(category)
+        if got is None:
+            keys = self._sources.get(category)
+            if keys is None:
+                return None
+            got = self._compiled[category] = re.compile("|".join(map(re.escape, keys)))
+        return got
 
 
 def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
