@@ -71,7 +71,11 @@ class _Engine:
         self.lexicon = lexicon
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
-        t = _tables(lexicon, shortcuts)
+        # With Hyperscan, the keys that only anchor or feed patterns (the commonest: 这, 以, 用 …)
+        # are a second database, searched on the lines where the pattern database saw a
+        # pattern: the first one is left with terms and allowed words, a few hits a line.
+        self.split = shortcuts and prefilter_hyperscan()
+        t = _tables(lexicon, shortcuts, self.split)
         self.always = t["always"]
         self.gated = _Gates(t["gated"])
         self.implied: dict[str, frozenset[int]] = t["implied"]
@@ -80,17 +84,8 @@ class _Engine:
         keys = t["keys"]
         self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
         dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
-        all_keys, all_terms = keys, self.terms
-        # With Hyperscan, the keys that only anchor or feed patterns (the commonest: 这, 以, 用 …)
-        # are a second database, searched on the lines where the pattern database saw a
-        # pattern: the first one is left with terms and allowed words, a few hits a line.
-        self.pattern_automaton: Literals | None = None
-        if shortcuts and prefilter_hyperscan() and keys:
-            main, fed = t["split"]
-            self.pattern_automaton = Literals([keys[i] for i in fed], "pattern-keys") if fed else None
-            self.anchors, self.needs = [self.anchors[i] for i in fed], [self.needs[i] for i in fed]
-            keys = [keys[i] for i in main]
-            self.terms, self.allowed = [self.terms[i] for i in main], [self.allowed[i] for i in main]
+        fed = t.get("fed_keys")
+        self.pattern_automaton = Literals(fed, "pattern-keys") if fed else None
         self.automaton = Literals(keys, "keys", hyperscan=shortcuts) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
@@ -98,7 +93,7 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(all_keys, all_terms), *zip(dkeys, self.dterms)])
+        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
         self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
         # every category's patterns in one Hyperscan pass (see prefilter.py): pattern i of a
         # category is number base[cat] + i there
@@ -153,7 +148,7 @@ class _Gates:
         return got
 
 
-def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+def _build_tables(lexicon: Lexicon, shortcuts: bool, split: bool = False) -> dict:
     """What the engine needs per automaton key, as plain data (kept by startup_cache)."""
     entries, literals, dense_keys = _derived(lexicon)
     grouped: dict[str, list[tuple[str, str, str]]] = {}
@@ -218,16 +213,20 @@ def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
     dkeys = list(dgroups)
     dterms = [tuple(g[0]) for g in dgroups.values()]
     dallowed = [any(g[1]) for g in dgroups.values()]
-    split = ([i for i, (ts, al) in enumerate(zip(terms, allowed)) if ts or al],
-             [i for i, (an, nd) in enumerate(zip(anchors, needs)) if an or nd])
-    return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
-            "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
-            "dallowed": dallowed, "split": split}
+    out = {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
+           "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
+           "dallowed": dallowed}
+    if split:  # keys with terms or allowed words; keys that anchor or feed patterns (_Engine)
+        main = [i for i, (ts, al) in enumerate(zip(terms, allowed)) if ts or al]
+        fed = [i for i, (an, nd) in enumerate(zip(anchors, needs)) if an or nd]
+        out.update(keys=[keys[i] for i in main], terms=[terms[i] for i in main], allowed=[allowed[i] for i in main],
+                   fed_keys=[keys[i] for i in fed], anchors=[anchors[i] for i in fed], needs=[needs[i] for i in fed])
+    return out
 
 
-def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
-    return cached("engine", lambda: _build_tables(lexicon, shortcuts),
-                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
+def _tables(lexicon: Lexicon, shortcuts: bool, split: bool) -> dict:
+    return cached("engine", lambda: _build_tables(lexicon, shortcuts, split),
+                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}|{split}")
 
 
 def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple[tuple, Callable, Callable]:
@@ -622,8 +621,8 @@ class Checker:
         s_text = v.squeezed.text
         prefilter = eng.prefilter
         fed = eng.pattern_automaton
-        if fed is None and not found:
-            return
+        if (fed is None and not found) or (fed is None and eng.split):
+            return  # no key on any line (or none anchors or feeds a pattern)
         seen = prefilter.scan(s_text) if prefilter is not None else None
         if seen is not None and not prefilter.always:
             if not seen:
