@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
+import json.scanner
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Iterator
 
-from parsers.ballot import parse_ballot
-from parsers.models import Post
 from parsers.surrogates import replace_lone_surrogates
 
 from gamedef.errors import DaoyanError
@@ -23,6 +23,9 @@ def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
     v = ruleset.vote
     if not any(label in text for label in (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)):
         return None
+    from parsers.ballot import parse_ballot  # most loose posts are talk: imported for the first ballot
+    from parsers.models import Post
+
     post = Post(tid=0, pid=0, floor=0, author="", uid=None, posted_at=datetime.now(timezone.utc),
                 time_precision="second", message_html="", text=text)
     b = parse_ballot(post, ruleset.vote, (), ())
@@ -36,54 +39,144 @@ def lint_lines(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: bool
     """One output line per input line, in order; a line that is not a post record (not UTF-8, not
     a JSON object, no text) gets an `error` naming its line, and the rest are still checked.
     Lines are checked in chunks through one batched scan (the same flags as one by one)."""
+    for block in lint_chunks(lines, ruleset, whistled=whistled, chunk=chunk):
+        yield from block
+
+
+def lint_chunks(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: bool = False,
+                chunk: int = 512) -> Iterator[list[str]]:
+    """`lint_lines` a chunk at a time: the output lines of each chunk of input lines."""
     import gc
 
     from moderation.checker import get_checker, lint_records
 
     get_checker(ruleset)
     gc.freeze()  # the lexicon and dictionaries live as long as the process: keep them out of every GC pass
-    batch: list[tuple[int, dict | _Unreadable]] = []
+    labels = _labels(ruleset)
 
-    def flush() -> Iterator[str]:
+    def flush(batch: list[tuple[int, dict | _Unreadable]]) -> list[str]:
         recs = [r for _, r in batch if not isinstance(r, _Unreadable)]
         results = iter(lint_records(recs, ruleset))
+        out: list[str] = []
         for n, rec in batch:
             if isinstance(rec, _Unreadable):
-                yield _json_line({"id": rec.id, "line": n, "error": rec.error})
+                out.append(_json_dumps({"id": rec.id, "line": n, "error": rec.error}))
                 continue
-            out = next(results)
+            res = next(results)
             text = rec.get("text")
             if text is None and isinstance(rec.get("html"), str):
                 from moderation.html_text import from_html
 
                 text = from_html(rec["html"]).text
-            out["vote"] = ballot_of(text, ruleset) if isinstance(text, str) else None
-            yield _json_line(out)
-        batch.clear()
+            vote = ballot_of(text, ruleset) if isinstance(text, str) and labels.search(text) else None
+            if not res["flags"] and vote is None:
+                ident = _id_json(res["id"])
+                if ident is not None:
+                    out.append(f'{{"id": {ident}, "flags": [], "vote": null}}')
+                    continue
+            res["vote"] = vote
+            out.append(_json_dumps(res))
+        return _escape_surrogates(out)
 
+    # records are read a chunk of lines at a time, and checked `chunk` records at a time
+    raw: list[tuple[int, str | bytes]] = []
+    pending: list[tuple[int, dict | _Unreadable]] = []
     for n, line in enumerate(lines, 1):
-        rec = _record(n, line)
-        if rec is None:
+        raw.append((n, line))
+        if len(raw) >= chunk:
+            pending += _records(raw, whistled)
+            raw.clear()
+            while len(pending) >= chunk:
+                yield flush(pending[:chunk])
+                del pending[:chunk]
+    pending += _records(raw, whistled)
+    while pending:
+        yield flush(pending[:chunk])
+        del pending[:chunk]
+
+
+def _labels(ruleset: Ruleset) -> "re.Pattern[str]":
+    """A search for any of the ballot labels: `ballot_of` reads a post only where one is written."""
+    v = ruleset.vote
+    return re.compile("|".join(re.escape(label) for label in
+                               (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)))
+
+
+def _id_json(ident: Any) -> str | None:
+    """`json.dumps(ident)` for the common ids (a string, an int, none), else None."""
+    t = type(ident)
+    if t is str:
+        return _encode_string(ident)
+    if t is int:
+        return int.__repr__(ident)
+    if ident is None:
+        return "null"
+    return None
+
+
+def _records(raw: list[tuple[int, str | bytes]], whistled: bool) -> list[tuple[int, "dict | _Unreadable"]]:
+    """The records of a chunk of numbered lines (blank lines left out), as `_record` reads them
+    one by one. Most lines are plain records: one JSON value each, read with the decoder's own
+    scanner, and, where no string in the chunk can hold a lone surrogate, without copying the
+    record; any other line goes through `_record`."""
+    out: list[tuple[int, dict | _Unreadable]] = []
+    texts: list[str] = []
+    for n, line in raw:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                texts.append("")
+                continue
+        texts.append(line)
+    clean = _SURROGATE_HINT.search("".join(texts)) is None
+    scan = _SCAN
+    for (n, line), text in zip(raw, texts):
+        rec: Any = None
+        if text and text[0] == "{":
+            try:
+                rec, end = scan(text, 0)
+            except (StopIteration, ValueError, RecursionError):
+                rec = None
+            else:
+                if end != len(text) and text[end:].strip(" \t\n\r"):
+                    rec = None
+        if type(rec) is dict and clean and isinstance(rec.get("text"), str) and type(rec.get("whistled", False)) is bool:
+            if whistled and "whistled" not in rec:
+                rec["whistled"] = True
+            out.append((n, rec))
             continue
-        if isinstance(rec, dict) and whistled and "whistled" not in rec:
-            rec["whistled"] = True
-        batch.append((n, rec))
-        if len(batch) >= chunk:
-            yield from flush()
-    yield from flush()
+        got = _record(n, line)
+        if got is None:
+            continue
+        if isinstance(got, dict) and whistled and "whistled" not in got:
+            got["whistled"] = True
+        out.append((n, got))
+    return out
+
+
+# a lone surrogate can only come from a JSON escape (\ud800) or a str line holding one
+_SURROGATE_HINT = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+_SCAN = json.scanner.make_scanner(json.JSONDecoder())
+_encode_string = json.encoder.encode_basestring
+
+
+def _escape_surrogates(lines: list[str]) -> list[str]:
+    """Output lines where an id carrying a lone surrogate goes back out as the same JSON escape
+    (`\\ud800`) instead of a character no UTF-8 stream can hold; one search for the chunk."""
+    if _SURROGATE_HINT.search("\n".join(lines)) is None:
+        return lines
+    return [s.encode("utf-8", "backslashreplace").decode("utf-8") for s in lines]
+
+
+def _json_dumps(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
 class _Unreadable:
     id: Any
     error: str
-
-
-def _json_line(obj: dict) -> str:
-    """One output line; an id carrying a lone surrogate goes back out as the same JSON escape
-    (`\\ud800`) instead of a character no UTF-8 stream can hold."""
-    s = json.dumps(obj, ensure_ascii=False)
-    return s.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _record(n: int, line: str | bytes) -> dict | _Unreadable | None:

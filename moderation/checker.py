@@ -38,11 +38,10 @@ from typing import Any, Callable, Iterable
 
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
-from .html_text import from_html
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
-from .prefilter import Literals, Prefilter
+from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed
 from .startup_cache import cached
@@ -50,7 +49,6 @@ from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
-_NEWLINE = re.compile("\n")
 _LINK = re.compile(r"https?://[^\s<>\"'，。]+", re.I)
 
 
@@ -73,16 +71,21 @@ class _Engine:
         self.lexicon = lexicon
         self.patterns = {c: lx.patterns for c, lx in lexicon.categories.items() if lx.patterns}
         self.unless = {c: lx.unless for c, lx in lexicon.categories.items() if lx.unless}
-        t = _tables(lexicon, shortcuts)
+        # With Hyperscan, the keys that only anchor or feed patterns (the commonest: 这, 以, 用 …)
+        # are a second database, searched on the lines where the pattern database saw a
+        # pattern: the first one is left with terms and allowed words, a few hits a line.
+        self.split = shortcuts and prefilter_hyperscan()
+        t = _tables(lexicon, shortcuts, self.split)
         self.always = t["always"]
-        self.gated: dict[str, re.Pattern[str]] = {
-            cat: re.compile("|".join(map(re.escape, ks))) for cat, ks in t["gated"].items()}
+        self.gated = _Gates(t["gated"])
         self.implied: dict[str, frozenset[int]] = t["implied"]
         self._unions: dict[tuple[str, tuple[int, ...] | None], re.Pattern[str] | None] = {}
         self._union_sets: dict[str, int] = {}
         keys = t["keys"]
         self.terms, self.allowed, self.anchors, self.needs = t["terms"], t["allowed"], t["anchors"], t["needs"]
         dkeys, self.dterms, self.dallowed = t["dkeys"], t["dterms"], t["dallowed"]
+        fed = t.get("fed_keys")
+        self.pattern_automaton = Literals(fed, "pattern-keys") if fed else None
         self.automaton = Literals(keys, "keys", hyperscan=shortcuts) if keys else None
         # the dense view's automaton: every term, word, Latin spelling and allowed word that the
         # dense view leaves as it is (two letters or more, no digits, no doubled hanzi)
@@ -121,7 +124,31 @@ class _Engine:
         return self._unions[key]
 
 
-def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
+class _Gates:
+    """A gated category's anchors as one regex, compiled on its first use (ten of them were a
+    twentieth of a second of every start-up)."""
+
+    def __init__(self, sources: dict[str, list[str]]):
+        self._sources = sources
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._sources)
+
+    def __contains__(self, category: str) -> bool:
+        return category in self._sources
+
+    def get(self, category: str) -> "re.Pattern[str] | None":
+        got = self._compiled.get(category)
+        if got is None:
+            keys = self._sources.get(category)
+            if keys is None:
+                return None
+            got = self._compiled[category] = re.compile("|".join(map(re.escape, keys)))
+        return got
+
+
+def _build_tables(lexicon: Lexicon, shortcuts: bool, split: bool = False) -> dict:
     """What the engine needs per automaton key, as plain data (kept by startup_cache)."""
     entries, literals, dense_keys = _derived(lexicon)
     grouped: dict[str, list[tuple[str, str, str]]] = {}
@@ -186,14 +213,20 @@ def _build_tables(lexicon: Lexicon, shortcuts: bool) -> dict:
     dkeys = list(dgroups)
     dterms = [tuple(g[0]) for g in dgroups.values()]
     dallowed = [any(g[1]) for g in dgroups.values()]
-    return {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
-            "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
-            "dallowed": dallowed}
+    out = {"always": always, "gated": gated, "implied": implied, "keys": keys, "terms": terms,
+           "allowed": allowed, "anchors": anchors, "needs": needs, "dkeys": dkeys, "dterms": dterms,
+           "dallowed": dallowed}
+    if split:  # keys with terms or allowed words; keys that anchor or feed patterns (_Engine)
+        main = [i for i, (ts, al) in enumerate(zip(terms, allowed)) if ts or al]
+        fed = [i for i, (an, nd) in enumerate(zip(anchors, needs)) if an or nd]
+        out.update(keys=[keys[i] for i in main], terms=[terms[i] for i in main], allowed=[allowed[i] for i in main],
+                   fed_keys=[keys[i] for i in fed], anchors=[anchors[i] for i in fed], needs=[needs[i] for i in fed])
+    return out
 
 
-def _tables(lexicon: Lexicon, shortcuts: bool) -> dict:
-    return cached("engine", lambda: _build_tables(lexicon, shortcuts),
-                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}")
+def _tables(lexicon: Lexicon, shortcuts: bool, split: bool) -> dict:
+    return cached("engine", lambda: _build_tables(lexicon, shortcuts, split),
+                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}|{split}")
 
 
 def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple[tuple, Callable, Callable]:
@@ -201,7 +234,7 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
     jieba (words, sounds, terms of two characters). jieba loads only to build them; both are
     kept between runs by startup_cache under the lexicon's digest (jieba's dictionary is in
     the cache's fingerprint), the words read only on the first boundary question."""
-    from .segment import boundary_words, quick_table, sharded_dictionary
+    from .segment import ShardedWords, boundary_words, quick_table, sharded_dictionary
 
     digest = _lexicon_digest(lexicon)
 
@@ -214,9 +247,9 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
 
     ends = hashlib.sha256(("".join(sorted(quick[0])) + "|" + "".join(sorted(quick[1]))).encode()).hexdigest()
 
-    def words() -> frozenset[str]:
-        return cached("boundary-words", lambda: boundary_words(Segmenter(lexicon.allow).tokenizer(), quick[0], quick[1]),
-                      extra=f"{digest}|{ends}")
+    def words() -> ShardedWords:
+        return ShardedWords(cached("boundary-words", lambda: boundary_words(Segmenter(lexicon.allow).tokenizer(), quick[0], quick[1]),
+                                   extra=f"{digest}|{ends}"))
 
     def dictionary() -> tuple[dict[str, bytes], int]:
         return cached("jieba-shards", lambda: sharded_dictionary(Segmenter(lexicon.allow).tokenizer()),
@@ -313,6 +346,27 @@ def _written_whole(term: str, letters: int, dense_length: int) -> bool:
     return letters == n or (n == dense_length and letters >= 2 * n)
 
 
+def _find_on_lines(automaton: Literals, text: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """`automaton.find(text)`'s hits within the lines `bounds` (in text order): one search of
+    those lines joined (keys hold no newline), offsets mapped back."""
+    if not bounds:
+        return []
+    starts: list[int] = []
+    pos = 0
+    for ls, le in bounds:
+        starts.append(pos)
+        pos += le - ls + 1
+    got = automaton.find("\n".join(text[ls:le] for ls, le in bounds))
+    out = []
+    k = 0
+    for i, s, e in got:  # in order of end
+        while k + 1 < len(starts) and starts[k + 1] < e:
+            k += 1
+        shift = bounds[k][0] - starts[k]
+        out.append((i, s + shift, e + shift))
+    return out
+
+
 def _line(text: str, start: int, end: int) -> tuple[int, int]:
     ls = text.rfind("\n", 0, start) + 1
     le = text.find("\n", end)
@@ -324,7 +378,7 @@ class _Lines:
 
     def __init__(self, text: str):
         self.length = len(text)
-        self.breaks = [m.start() for m in _NEWLINE.finditer(text)] if "\n" in text else []
+        self.breaks = normalize.newlines(text)
 
     def index(self, pos: int) -> int:
         return bisect.bisect_left(self.breaks, pos) if self.breaks else 0
@@ -416,17 +470,14 @@ class Checker:
         v = views(text)
         found = eng.automaton.find(v.squeezed.text) if eng.automaton else []
         out = _Hits(eng.unless, _reported(text))
+        lines = _Lines(v.squeezed.text)
         if found:
-            lines = _Lines(v.squeezed.text)
-            t, al, an, nd = eng.terms, eng.allowed, eng.anchors, eng.needs
+            t, al = eng.terms, eng.allowed
             terms = [(s, e, t[i]) for i, s, e in found if t[i]]
             if terms:
                 allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
-            anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
-            needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
-            if anchors or needs:
-                self._pattern_hits(v, lines, anchors, needs, out)
+        self._pattern_hits(v, lines, found, out)
         if eng.dense_automaton is not None:
             d = normalize.dense(v.folded.text)
             if d.changed:
@@ -557,13 +608,41 @@ class Checker:
                     sentence = _sentence(s_text, ls, le, start, end)
                 out.add(cat, span, term, ls, sentence)
 
-    def _pattern_hits(self, v: Views, lines: "_Lines", anchors: list, needs: list, out: "_Hits") -> None:
+    def _pattern_hits(self, v: Views, lines: "_Lines", found: list, out: "_Hits") -> None:
         """A category's patterns on the lines holding one of its anchors (categories in the
         order their first anchor appears, lines in text order, patterns in lexicon order); a
         pattern with required literals only where one of them is on the line. The union of a
-        category's patterns is tried first: most anchored lines match none."""
+        category's patterns is tried first: most anchored lines match none.
+
+        Where Hyperscan holds every pattern, only the lines it saw one on are looked at: most
+        lines hold an anchor (怪, 死, 这 …), few a pattern's superset."""
         eng = self.engine
+        an, nd = eng.anchors, eng.needs
         s_text = v.squeezed.text
+        prefilter = eng.prefilter
+        fed = eng.pattern_automaton
+        if (fed is None and not found) or (fed is None and eng.split):
+            return  # no key on any line (or none anchors or feeds a pattern)
+        seen = prefilter.scan(s_text) if prefilter is not None else None
+        if seen is not None and not prefilter.always:
+            if not seen:
+                return
+            if fed is not None:
+                found = _find_on_lines(fed, s_text, [lines.bounds(k) for k in sorted(seen)])
+            else:
+                ends = [e for _, _, e in found]  # found is in order of end
+                ix, jx = bisect.bisect_left, bisect.bisect_right
+                picked: list = []
+                for k in sorted(seen):
+                    ls, le = lines.bounds(k)
+                    picked += found[ix(ends, ls + 1):jx(ends, le)]
+                found = picked
+        elif fed is not None:
+            found = fed.find(s_text)
+        anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
+        needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
+        if not anchors and not needs:
+            return
         brk = lines.breaks
         ix = bisect.bisect_left
         if brk:
@@ -590,8 +669,7 @@ class Checker:
                 ls, le = lines.bounds(k)
                 if anchor.search(s_text, ls, le):
                     pairs.add((cat, k))
-        # which patterns Hyperscan saw on which line (None: the pure-Python path below)
-        seen = eng.prefilter.scan(s_text) if pairs and eng.prefilter is not None else None
+        # `seen`: which patterns Hyperscan saw on which line (None: the pure-Python path below)
         rank = {cat: n for n, cat in enumerate(dict.fromkeys(itertools.chain(
             (c for _, cats in anchors for c in cats), (cat for _, pats in needs for cat, _ in pats))))}
         for cat, k in sorted(pairs, key=lambda ck: (rank[ck[0]], ck[1])):
@@ -788,6 +866,8 @@ def lint_record(record: dict, ruleset: Any) -> dict:
     checker = get_checker(ruleset)
     whistled = bool(record.get("whistled"))
     if record.get("html") is not None and record.get("text") is None:
+        from .html_text import from_html  # selectolax, for the few records given as HTML
+
         loose = from_html(str(record["html"]))
         text = loose.text
         flags = checker.check_text(text, whistled=whistled)

@@ -18,6 +18,8 @@ tuples: immutable like frozen dataclasses, and three times cheaper to build, onc
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 import unicodedata
 from functools import lru_cache
@@ -285,6 +287,17 @@ def key(term: str) -> str:
     return squeeze(fold(term).text).text
 
 
+def newlines(text: str | bytes) -> list[int]:
+    """The offsets of every newline in text, in order: lengths of the pieces between them
+    summed in C (a regex's match objects cost ten times more on a batch of 30,000 lines)."""
+    nl = "\n" if isinstance(text, str) else b"\n"
+    if nl not in text:
+        return []
+    pieces = text.split(nl)
+    pieces.pop()
+    return list(map(operator.add, itertools.accumulate(map(len, pieces)), range(len(pieces))))
+
+
 # ---- the dense view: for lexicon terms only --------------------------------------------------
 GAP = 3  # longest run of non-letters skipped inside a term (傻，逼 / 【傻】【逼】 / 傻👍🏻逼)
 CLAUSE = frozenset("，。！？；：,.!?;:…")
@@ -295,6 +308,26 @@ def _dense_regexes() -> tuple["re.Pattern[str]", "re.Pattern[str]"]:
     """A run of non-letters (one character class: `re` skips straight to the next one), and a
     run of one hanzi or Latin letter doubled (傻傻逼逼, fuuuck)."""
     return re.compile(r"(?:[^\w\n]|[\d_])+"), re.compile(r"([\u3400-\u9fffa-z])\1+")
+
+
+_GAP_TABLE_SIZE = 0x30000  # past the last CJK extension: higher code points take the regex
+_BEYOND_GAPS = re.compile(f"[{chr(_GAP_TABLE_SIZE)}-\U0010ffff]")
+
+
+def _is_gap(c: str) -> bool:
+    """Whether `_dense_regexes()`'s gap class holds c: not a word character of `re`
+    (alphanumeric or `_`) and no newline, or a decimal digit, or `_`."""
+    return c != "\n" and (not c.isalnum() or c.isdecimal() or c == "_")
+
+
+@lru_cache(maxsize=1)
+def _gap_table() -> list[str | None]:
+    """A `str.translate` table deleting what the gap class matches, below _GAP_TABLE_SIZE."""
+    gaps = cached("gap-table", lambda: [i for i in range(_GAP_TABLE_SIZE) if _is_gap(chr(i))])
+    table: list[str | None] = list(map(chr, range(_GAP_TABLE_SIZE)))
+    for i in gaps:
+        table[i] = None
+    return table
 
 
 class Dense:
@@ -314,7 +347,11 @@ class Dense:
     def __init__(self, folded: str):
         gap_re, double_re = _dense_regexes()
         self.folded = folded
-        self.text = double_re.sub(r"\1", gap_re.sub("", folded))
+        if _BEYOND_GAPS.search(folded) is None:
+            letters = folded.translate(_gap_table())  # the same deletions as gap_re, three times faster
+        else:
+            letters = gap_re.sub("", folded)
+        self.text = double_re.sub(r"\1", letters)
         self._dbreaks: list[int] | None = None
         self._fbreaks: list[int] | None = None
         self._maps: dict[int, tuple[int, int, Squeezed, Squeezed]] = {}
@@ -326,8 +363,8 @@ class Dense:
     def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
         """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
         if self._dbreaks is None:
-            self._dbreaks = [m.start() for m in re.finditer("\n", self.text)]
-            self._fbreaks = [m.start() for m in re.finditer("\n", self.folded)]
+            self._dbreaks = newlines(self.text)
+            self._fbreaks = newlines(self.folded)
         k = bisect.bisect_left(self._dbreaks, i)
         got = self._maps.get(k)
         if got is None:

@@ -19,6 +19,8 @@ so a warm start reads it instead of compiling it.
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 import re
 import sys
 from functools import lru_cache
@@ -32,12 +34,16 @@ except ImportError:  # no wheel for this platform: the pure-Python path
     _hs = None
 
 try:
-    from re import _constants as _c, _parser as _p
+    from re import _compiler, _constants as _c, _parser as _p
 except ImportError:  # another Python: no translation, every pattern is verified
-    _c = _p = None
+    _c = _p = _compiler = None
 
 _MAX = sys.maxunicode
 _SURROGATES = (0xD800, 0xDFFF)
+
+
+def hyperscan_available() -> bool:
+    return _hs is not None
 
 
 class Untranslatable(Exception):
@@ -144,11 +150,36 @@ def _width(item: tuple) -> int:
     return _MAX  # NOT_LITERAL, ANY
 
 
-def _seq(items: Any) -> str:
-    return "".join(_item(op, av) for op, av in items)
+def _seq(items: Any, ci: bool = False) -> str:
+    return "".join(_item(op, av, ci) for op, av in items)
 
 
-def _item(op: Any, av: Any) -> str:
+@lru_cache(maxsize=1)
+def _cased() -> tuple[str, ...]:
+    """Every character with a case mapping: the only ones IGNORECASE can add to a match."""
+    return tuple(ch for ch in map(chr, range(_MAX + 1)) if ch != ch.lower() or ch != ch.upper())
+
+
+@lru_cache(maxsize=None)
+def _caseless(op: Any, av: Any) -> tuple[tuple[int, int], ...]:
+    """The code points one character item (a literal, a class) may match under IGNORECASE: what
+    it matches as written (a superset for a negated class), and every cased character `re`
+    itself matches with it (Python's case folding has exceptions no rule here would know: ſ, K)."""
+    items = list(av) if op is _c.IN else av
+    sub = _p.SubPattern(_p.State(), [(op, items)])
+    fullmatch = _compiler.compile(sub, re.IGNORECASE | re.UNICODE).fullmatch
+    if op is _c.LITERAL:
+        plain = [(av, av)]
+    elif op is _c.NOT_LITERAL:
+        plain = _complement([(av, av)])
+    else:
+        plain = _in_ranges(items)
+    return tuple(_merge(plain + [(ord(ch), ord(ch)) for ch in filter(fullmatch, _cased())]))
+
+
+def _item(op: Any, av: Any, ci: bool = False) -> str:
+    if ci and op in (_c.LITERAL, _c.NOT_LITERAL, _c.IN):
+        return _class(list(_caseless(op, tuple(av) if op is _c.IN else av)))
     if op is _c.LITERAL:
         return _class([(av, av)])
     if op is _c.NOT_LITERAL:
@@ -163,16 +194,16 @@ def _item(op: Any, av: Any) -> str:
         _, add_flags, del_flags, sub = av
         if add_flags or del_flags:
             raise Untranslatable("flags in a group")
-        return f"(?:{_seq(sub.data)})"
+        return f"(?:{_seq(sub.data, ci)})"
     if op is getattr(_c, "ATOMIC_GROUP", None):
-        return f"(?:{_seq(av.data)})"
+        return f"(?:{_seq(av.data, ci)})"
     if op is _c.BRANCH:
-        return "(?:" + "|".join(_seq(alt.data) for alt in av[1]) + ")"
+        return "(?:" + "|".join(_seq(alt.data, ci) for alt in av[1]) + ")"
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
         lo, hi, sub = av
-        body = _seq(sub.data)
-        if not body:
-            return ""
+        body = _seq(sub.data, ci)
+        if not body or hi == 0:
+            return ""  # x{0,0} is the empty string, which Hyperscan refuses to spell
         # a bounded run of a wide class ([^。\\n]{0,6}) is slow to compile in UTF-8 and
         # rejects little that its unbounded form does not: left unbounded
         wide = len(sub.data) == 1 and sub.data[0][0] in (_c.IN, _c.NOT_LITERAL, _c.ANY) and _width(sub.data[0]) > 256
@@ -185,8 +216,9 @@ def _item(op: Any, av: Any) -> str:
 
 def superset(pattern: str, flags: int = 0) -> str | None:
     """A Hyperscan expression matching wherever `pattern` matches within a line (and maybe
-    more), or None where there is none (the pattern is then verified everywhere)."""
-    odd = re.IGNORECASE | re.VERBOSE | re.ASCII | re.LOCALE | re.DOTALL
+    more), or None where there is none (the pattern is then verified everywhere). Under
+    IGNORECASE every literal and class stands for the characters `re` matches with it."""
+    odd = re.ASCII | re.LOCALE | re.DOTALL
     if _p is None or flags & odd:
         return None
     try:
@@ -195,7 +227,7 @@ def superset(pattern: str, flags: int = 0) -> str | None:
             return None  # inline (?i) and the like
         if parsed.getwidth()[0] == 0:
             return None  # matches the empty string: every position is a match
-        out = _seq(parsed.data)
+        out = _seq(parsed.data, bool((flags | parsed.state.flags) & re.IGNORECASE))
     except (Untranslatable, re.error, AttributeError, TypeError, ValueError, RecursionError):
         return None
     return out or None
@@ -230,6 +262,15 @@ def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], li
     if not ok:
         return None, [], list(range(len(patterns)))
     return _compile([translated[i] for i in ok], flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
+
+
+def _newlines(data: bytes) -> list[int]:
+    """Offsets of the newlines in data (see normalize.newlines, not imported here)."""
+    if b"\n" not in data:
+        return []
+    pieces = data.split(b"\n")
+    pieces.pop()
+    return list(map(operator.add, itertools.accumulate(map(len, pieces)), range(len(pieces))))
 
 
 class Prefilter:
@@ -287,7 +328,7 @@ class Prefilter:
         out: dict[int, set[int]] = {}
         if not found:
             return out
-        breaks = [m.start() for m in re.finditer(b"\n", data)] if b"\n" in data else []
+        breaks = _newlines(data)
         ids = self._ids
         ix = bisect.bisect_left
         for i, to in found:

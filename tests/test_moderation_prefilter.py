@@ -52,7 +52,7 @@ def test_every_lexicon_pattern_translates():
     assert [src for src, fl in PATTERNS if superset(src, fl) is None] == []
 
 
-@pytest.mark.parametrize("source", [r"(?i)abc", r"(?s)a.b", r"(a)?(?(1)b|c)", r"x|", r"(?=a)"])
+@pytest.mark.parametrize("source", [r"(?s)a.b", r"(a)?(?(1)b|c)", r"x|", r"(?=a)"])
 def test_what_cannot_be_translated_is_verified_everywhere(source):
     assert superset(source, re.M) is None
     pf = Prefilter([(r"你妈", re.M), (source, re.M)], "test-always")
@@ -215,3 +215,32 @@ def test_the_shipped_vetoes_compile():
         for p in (*lx.patterns, *lx.raw_patterns):
             if p.unless is not None:
                 re.compile(p.unless.pattern, p.unless.flags)
+
+
+def test_caseless_patterns_are_prefiltered_with_pythons_case_folding():
+    """A link is evidence however it is cased (a ruleset forbidding links forbids HTTP:// too):
+    under IGNORECASE the superset holds every character `re` matches, ſ for s and K for k too."""
+    link = r"https?://[^\s<>\"'，。]+k"
+    assert superset(link, re.I) is not None
+    pf = Prefilter([(link, re.I)], "test-caseless")
+    lines = ["HTTPS://A.CN/K", "httpſ://a.cn/\u212a", "Http://x", "没有链接 https:/ /x k"]
+    seen = pf.scan("\n".join(lines))
+    matched = {k for k, line in enumerate(lines) if re.search(link, line, re.I)}
+    assert matched == {0, 1}
+    assert matched <= set(seen) and pf.always == frozenset()
+
+
+def test_a_lexicon_of_terms_only_and_one_of_patterns_only(tmp_path):
+    """The keys that only feed patterns are a database of their own: a lexicon with no pattern
+    (so no such keys), or with no term, is read the same way."""
+    from moderation.loader import load_lexicon
+
+    terms, patterns = tmp_path / "terms", tmp_path / "patterns"
+    terms.mkdir(), patterns.mkdir()
+    (terms / "insult.toml").write_text('terms = ["蠢货"]\n', "utf-8")
+    (patterns / "oath.toml").write_text('anchors = ["发誓"]\npatterns = ["我发誓.{0,4}是好人"]\n', "utf-8")
+    only_terms, only_patterns = Checker(lexicon=load_lexicon(terms)), Checker(lexicon=load_lexicon(patterns))
+    assert only_terms.engine.pattern_automaton is None
+    assert [f.category for f in only_terms.check_texts(["你这蠢货", "我发誓我是好人"])[0]] == ["insult"]
+    got = only_patterns.check_texts(["你这蠢货", "我发誓我是好人", "发誓"])
+    assert [[f.category for f in fs] for fs in got] == [[], ["oath"], []]

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from ..linting import check_ruleset, lint_lines
+from ..linting import check_ruleset, lint_chunks
 
 
 @click.command("lint")
@@ -15,5 +15,5 @@ from ..linting import check_ruleset, lint_lines
 def command(ruleset: str, whistled: bool, infile) -> None:  # type: ignore[no-untyped-def]
     """Check loose posts: lines like {"id": "x1", "text": "…", "whistled": false} (or "html")."""
     rs = check_ruleset(ruleset)
-    for line in lint_lines(infile, rs, whistled=whistled):
-        sys.stdout.write(line + "\n")
+    for block in lint_chunks(infile, rs, whistled=whistled):
+        sys.stdout.write("\n".join(block) + "\n")
