@@ -7,6 +7,7 @@ same posts, the same flags. The engine does the arithmetic; this module only gat
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -22,8 +23,10 @@ from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_
                           wrong_thread_warnings)
 from parsers.models import Post
 
-from gamedef.gamefile import Game
+from gamedef.gamefile import Event, Game
+from gamedef.ruleset import PRESETS, load_ruleset
 from gamedef.names import normalize_name
+from gamedef.errors import StoreError
 from .ownership import require_scanned
 from .store import Store
 
@@ -46,6 +49,7 @@ class DayAnalysis:
     card_entries: list[CardEntry] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
     seen_until: datetime | None = None  # the oldest last read of the day's threads: posts after it are unseen
+    rules_subject: str = ""  # the subject of the game's scanned rule thread (规则帖), if any
 
     @property
     def provisional(self) -> bool:
@@ -88,7 +92,7 @@ class DayAnalysis:
         """Everything as plain data: the input of every report."""
         g, d = self.game, self.game.day(self.day)
         return {
-            "game": {"name": g.name or g.ruleset.title, "ruleset": g.ruleset.name, "cite": g.ruleset.cite,
+            "game": {"name": game_name(g, self.rules_subject), "ruleset": g.ruleset.name, "cite": g.ruleset.cite,
                      "base_url": g.forum.base_url, "timezone": str(g.timezone), "players": list(g.players),
                      "directors": list(g.directors)},
             "day": self.day, "opens": d.opens.isoformat(), "closes": d.closes.isoformat(),
@@ -172,6 +176,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     manual = [entry_from_manual(c, game.ruleset) for c in game.cards]
     flagged = accepted_flag_cards(store, game, day)
     ejected_on: dict[str, int] = {}
+    inferred_outs: list[tuple[int, Event]] = []
     result = None
     for earlier in game.days:
         if earlier.number > day:
@@ -198,6 +203,11 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                 pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
         for p in reds:
             ejected_on.setdefault(p, n)
+        if n < day:
+            inferred = vote_out_event(game, n, votes.outcome.out)
+            if inferred is not None:  # DESIGN: votes decide who goes out by vote, unless an event says otherwise
+                game = dataclasses.replace(game, events=game.events + (inferred,))
+                inferred_outs.append((n, inferred))
         history.append(rec)
         entries += entries_from_penalties(pens)
         if n == day:
@@ -208,6 +218,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
+    a.rules_subject = rules_subject(game, store)
     deleted_ballots = deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
                                               players=st.players, directors=game.directors, day=day)
     ballot_pids = {w["pid"] for w in deleted_ballots}
@@ -218,6 +229,8 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                                                   activity=act) \
         + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
                                 rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
+    a.warnings += [vote_out_warning(n, ev) for n, ev in inferred_outs if ev.day == day]
+    a.warnings += priest_warnings(game, store, day, votes.priest, st)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -225,6 +238,110 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+VOTE_REASONS = ("vote", "投票", "票")  # an `out` event whose reason says the vote decided it
+INFERRED_REASON = "vote (counted by daoyan)"
+
+
+_RULES_SUFFIX = re.compile(r"[\s·•\-—_:：|｜/]*(?:规则|規則)[帖贴貼]?\s*$")
+
+
+def rules_subject(game: Game, store: Store) -> str:
+    """The subject of the game's rule thread as scanned ("" when unknown)."""
+    tid = game.rules_tid
+    if tid is None:
+        row = store.db.execute("select value from meta where key='rules_tid'").fetchone() \
+            if store.db["meta"].exists() else None
+        tid = int(row[0]) if row and str(row[0]).isdigit() else None
+    t = store.thread(tid) if tid is not None else None
+    return str((t or {}).get("subject") or "")
+
+
+def game_name(game: Game, rules_subject: str = "") -> str:
+    """The game's name for titles: the game file's `name`, else its rule thread's subject without
+    the trailing 规则帖, else the ruleset's title unless that is a built-in preset's (a preset's title
+    names the game its rules were taken from, not this one); "" when none is known."""
+    if game.name:
+        return game.name
+    stripped = _RULES_SUFFIX.sub("", rules_subject).strip(" ·-—")
+    if stripped:
+        return stripped
+    if game.ruleset.name in PRESETS and game.ruleset.title == load_ruleset(game.ruleset.name).title:
+        return ""
+    return game.ruleset.title
+
+
+def vote_out_event(game: Game, day: int, out: str | None) -> Event | None:
+    """The `out` event the count of `day` implies for the next configured day: DESIGN.md has the
+    votes decide who goes out by vote unless an event says otherwise. None when nobody led, when
+    there is no next day, when the game file already puts that player out, or when an `out` event
+    of the next day already names who went out by vote (the director has said it)."""
+    later = [d.number for d in game.days if d.number > day]
+    if out is None or not later:
+        return None
+    nxt = min(later)
+    for ev in game.events:
+        if ev.kind != "out" or ev.day > nxt:
+            continue
+        if ev.player == out:
+            return None
+        if ev.day == nxt and ev.at is None and any(w in (ev.reason or "").lower() for w in VOTE_REASONS):
+            return None
+    return Event(day=nxt, kind="out", player=out, reason=INFERRED_REASON)
+
+
+def with_vote_outs(game: Game, store: Store, day: int) -> Game:
+    """The game with the `out` events the counts of the days before `day` imply (as `analyze_day`
+    adds them), for views that read the day without counting it; unchanged when an earlier day was
+    never scanned."""
+    if not any(d.number < day for d in game.days):
+        return game
+    try:
+        return analyze_day(game, store, day, flags=False).game
+    except StoreError:
+        return game
+
+
+def last_priest(game: Game, store: Store, day: int) -> tuple[str | None, int | None]:
+    """The last priest named before or on `day` (a `priest` event, else the election) and the day
+    from which they held it, whether or not still in the game."""
+    named = [ev for ev in game.events if ev.kind == "priest" and ev.player and ev.day <= day]
+    if named:
+        ev = max(named, key=lambda e: e.day)
+        return ev.player, ev.day
+    rules = game.ruleset.election
+    for d in game.days:
+        if d.number < day and d.election_tid and rules.enabled and d.number == rules.day:
+            try:
+                require_scanned(store, game, d.number)
+            except StoreError:
+                return None, None
+            e = elect_priest(store.posts(d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            return e.winner, d.number + 1
+    return None, None
+
+
+def priest_warnings(game: Game, store: Store, day: int, priest: str | None, st: DayState) -> list[dict[str, Any]]:
+    """M84 殉职: a priest who went out passes the office on. When the last priest is out and the game
+    file names no successor, the day is counted without a priest's weight: say so, never silently."""
+    if game.ruleset.weights.priest is None or priest is not None:
+        return []
+    was, since = last_priest(game, store, day)
+    if was is None or was in st.living:
+        return []
+    w = game.ruleset.weights
+    return [{"kind": "priest_missing", "day": day, "player": was,
+             "message": f"神父{was}（第{since}天起）已出局，游戏文件没有写继任神父（[[event]] kind = \"priest\"）；"
+                        f"本日按无神父计票，每票{w.default:g}票、没有{w.priest:g}票。"
+                        f"若已有继任者，请写 [[event]] day = {day}、kind = \"priest\"、player = 继任者。"}]
+
+
+def vote_out_warning(day: int, ev: Event) -> dict[str, Any]:
+    """Tells the director a player was taken out by the count, not by a line of the game file."""
+    return {"kind": "vote_out_inferred", "day": ev.day, "player": ev.player, "from_day": day,
+            "message": f"{ev.player}按第{day}天的票数被投票出局，第{ev.day}天起不再计票、计帖（游戏文件没有写这条 out 事件）。"
+                       f"如实际结果不同，请在游戏文件写 [[event]] day = {ev.day}、kind = \"out\"、reason = \"vote\" 写明谁被投出。"}
 
 
 STALE_BEFORE_CLOSE = timedelta(minutes=10)  # before close, a scan this recent is as good as now
@@ -312,6 +429,8 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
     each post's own moment."""
     from moderation.checker import get_checker
 
+    if by_role is None:  # called on its own: who went out by an earlier day's vote is judged as votes judge it
+        game = with_vote_outs(game, store, day)
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
     checker = get_checker(game.ruleset)
     players = {normalize_name(p): p for p in game.players}
