@@ -203,6 +203,9 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                 pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
         for p in reds:
             ejected_on.setdefault(p, n)
+            sent = sent_off_event(game, n, p) if n < day else None
+            if sent is not None:  # 红牌罚下: out of the game from the next day, in every view (诈尸 included)
+                game = dataclasses.replace(game, events=game.events + (sent,))
         if n < day:
             inferred = vote_out_event(game, n, votes.outcome.out)
             if inferred is not None:  # DESIGN: votes decide who goes out by vote, unless an event says otherwise
@@ -289,6 +292,18 @@ def vote_out_event(game: Game, day: int, out: str | None) -> Event | None:
         if ev.day == nxt and ev.at is None and any(w in (ev.reason or "").lower() for w in VOTE_REASONS):
             return None
     return Event(day=nxt, kind="out", player=out, reason=INFERRED_REASON)
+
+
+SENT_OFF_REASON = "red card (counted by daoyan)"
+
+
+def sent_off_event(game: Game, day: int, player: str) -> Event | None:
+    """The `out` event of the next configured day for a player sent off by a red card on `day`
+    (None when there is no next day or the game file already has the player out)."""
+    later = [d.number for d in game.days if d.number > day]
+    if not later or any(ev.kind == "out" and ev.player == player and ev.day <= min(later) for ev in game.events):
+        return None
+    return Event(day=min(later), kind="out", player=player, reason=SENT_OFF_REASON)
 
 
 def with_vote_outs(game: Game, store: Store, day: int) -> Game:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from click.testing import CliRunner
@@ -142,3 +144,58 @@ def test_a_named_successor_silences_the_warning_and_weighs_1_5(scanned: Path, tm
 def test_a_living_priest_is_no_warning(scanned: Path) -> None:
     v = run_json("votes", scanned, "--day", 2)
     assert v["priest"] == "青梅" and not [w for w in v["warnings"] if w["kind"] == "priest_missing"]
+
+
+# 4 ------------------------------------------------------------------------------------------------
+
+TZ = ZoneInfo("Asia/Shanghai")
+LIVING3 = ("青梅", "竹马", "小满", "芒种", "谷雨", "惊蛰", "清明", "立夏", "寒露")
+
+
+def _d3(hh: int, mm: int, ss: int = 0) -> datetime:
+    return datetime(2026, 11, 16, hh, mm, ss, tzinfo=TZ)
+
+
+@pytest.fixture(scope="module")
+def three_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo game with a third day (Monday 16 November) the director added by hand: 白露 voted out
+    on day 2 (no event written), 大寒 sent off on day 2 by his fourth yellow (3 yellows = 1 red)."""
+    out = tmp_path_factory.mktemp("three_days")
+    with DemoForum() as forum:
+        path = fast_game(out, forum.base_url)
+        disc = forum.add_thread("[M84] 节气夜话 · 第三天讨论", posted_at=_d3(10, 0), first_html="第三天开始")
+        vote = forum.add_thread("[M84] 节气夜话 · 第三天投票", posted_at=_d3(10, 0), role="vote", first_html="投票")
+        for i in range(6):
+            for j, p in enumerate(LIVING3):
+                forum.add_post(disc, p, f"第三天第{i}条：我看{LIVING3[(i + j + 1) % 9]}有问题。", _d3(11 + i, j))
+        for k, (v, t) in enumerate((("青梅", "竹马"), ("竹马", "小满"), ("小满", "竹马"), ("芒种", "小满"),
+                                    ("谷雨", "小满"), ("惊蛰", "弃权"), ("清明", "竹马"), ("立夏", "竹马"),
+                                    ("寒露", "竹马"))):
+            forum.add_post(vote, v, f"投票对象：{t}<br />投票理由：第三天", _d3(12, k))
+        forum.add_post(disc, "白露", "我出局了但还想说两句", _d3(13, 30))
+        forum.add_post(vote, "大寒", "投票对象：青梅<br />投票理由：罚下了也投", _d3(13, 31))
+        with path.open("a", encoding="utf-8") as f:
+            f.write(f"\n[[day]]\nnumber = 3\ndiscussion_tid = {disc}\nvote_tid = {vote}\n"
+                    "opens = 2026-11-16T10:00:00\ncloses = 2026-11-16T22:00:00\n")
+        scan_game(load_game(path))
+    return path
+
+
+def test_a_player_sent_off_earlier_posting_is_flagged(three_days: Path) -> None:
+    """M84 违规判定 6(2): 已出局角色在讨论帖、投票帖、进程帖中发言（即“诈尸”）; 红牌: 玩家受到红牌判罚时出局
+    （称为“红牌罚下”）. 大寒 was sent off at day 2's settlement; his day-3 ballot is 诈尸, as 白露's post
+    (voted out on day 2) is."""
+    dead = {(f["author"], f["floor"]) for f in run_json("check", three_days, "--day", 3)["flags"]
+            if f["category"] == "dead_post"}
+    assert {a for a, _ in dead} == {"大寒", "白露"}
+    v = run_json("votes", three_days, "--day", 3)
+    assert "大寒" not in [x for t in v["tally"] for x in t["voters"]]
+    assert {t["target"]: t["weight"] for t in v["tally"]} == {"竹马": 5.5, "小满": 3}  # 青梅 the priest: 1.5
+
+
+def test_three_short_days_in_a_row_earn_one_yellow_each(three_days: Path) -> None:
+    """M84 违规判定 5(2): 连续三个未执行加速的讨论日发言均不足十帖 (固定判罚一张“黄牌”). Only players in
+    the game on day 3 are judged; 白露 and 大寒, out, are not."""
+    a = run_json("activity", three_days, "--day", 3)
+    got = {(p["player"], p["rule"]) for p in a["penalties"]}
+    assert got == {(p, "M84 违规判定 5(2)") for p in ("谷雨", "清明", "立夏", "寒露")}
