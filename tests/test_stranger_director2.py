@@ -172,12 +172,19 @@ def three_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                     ("谷雨", "小满"), ("惊蛰", "弃权"), ("清明", "竹马"), ("立夏", "竹马"),
                                     ("寒露", "竹马"))):
             forum.add_post(vote, v, f"投票对象：{t}<br />投票理由：第三天", _d3(12, k))
+        prog = forum.add_thread("[M84] 节气夜话 · 第三天进程", posted_at=_d3(10, 0), role="progress", first_html="进程")
+        for k, p in enumerate(("青梅", "竹马", "小满", "芒种", "白露")):
+            forum.add_post(prog, p, "申请加速", _d3(15, k))
         forum.add_post(disc, "白露", "我出局了但还想说两句", _d3(13, 30))
         forum.add_post(vote, "大寒", "投票对象：青梅<br />投票理由：罚下了也投", _d3(13, 31))
         with path.open("a", encoding="utf-8") as f:
             f.write(f"\n[[day]]\nnumber = 3\ndiscussion_tid = {disc}\nvote_tid = {vote}\n"
                     "opens = 2026-11-16T10:00:00\ncloses = 2026-11-16T22:00:00\n")
         scan_game(load_game(path))
+        accel = out / "accel.toml"
+        accel.write_text(path.read_text("utf-8").replace(f"vote_tid = {vote}\n", f"vote_tid = {vote}\nprogress_tid = {prog}\n"),
+                         "utf-8")
+        scan_game(load_game(accel))
     return path
 
 
@@ -199,3 +206,16 @@ def test_three_short_days_in_a_row_earn_one_yellow_each(three_days: Path) -> Non
     a = run_json("activity", three_days, "--day", 3)
     got = {(p["player"], p["rule"]) for p in a["penalties"]}
     assert got == {(p, "M84 违规判定 5(2)") for p in ("谷雨", "清明", "立夏", "寒露")}
+
+
+def test_a_request_by_a_player_voted_out_does_not_accelerate(three_days: Path) -> None:
+    """M84 讨论日长短: 未出局角色可在进程帖中申请加速或延时。当日申请人数在讨论日结束三个小时前 … 大于等于
+    存活人数的一半，即判定加速或延迟成功. On day 3 nine players are in the game (霜降, 白露 voted out,
+    大寒 sent off); four of them ask, and 白露, voted out on day 2 with no event written, asks too.
+    Four of nine is under half: the day is not accelerated and its lurking cards stand."""
+    accel = three_days.with_name("accel.toml")
+    v = run_json("votes", accel, "--day", 3)
+    assert v["accelerated"] is False
+    a = run_json("activity", accel, "--day", 3)
+    assert a["accelerated"] is False
+    assert {p["player"] for p in a["penalties"]} == {"谷雨", "清明", "立夏", "寒露"}
