@@ -44,7 +44,7 @@ from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
-                        "edited_original_unknown", "edited_after_close"})
+                        "edited_original_unknown", "edited_after_close", "close_minute"})
 
 
 @dataclass
@@ -445,6 +445,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
             if t > closes:
                 probs.append(Problem("after_close", f"投票已于{_hm(closes)}截止，此票发于{_hm(t)}，不计。"))
+            elif post is not None and post.time_precision == "minute" and closes - t < timedelta(minutes=1):
+                probs.append(Problem("close_minute",
+                                     f"论坛页面只显示此帖发于{_hm(t)}（不到秒），关门是{closes:%H:%M:%S}：此帖可能发于关门之后。"
+                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。"))
         if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
             if rules.whistle.ballot_counts:
                 probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"

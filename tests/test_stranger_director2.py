@@ -219,3 +219,31 @@ def test_a_request_by_a_player_voted_out_does_not_accelerate(three_days: Path) -
     a = run_json("activity", accel, "--day", 3)
     assert a["accelerated"] is False
     assert {p["player"] for p in a["penalties"]} == {"谷雨", "清明", "立夏", "寒露"}
+
+
+# 5 ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("precision, warned", [("minute", True), ("second", False)])
+def test_a_ballot_shown_at_the_closing_minute_is_warned(precision: str, warned: bool) -> None:
+    """004 投票规则: 投票截止时间是当天白天结束 … 时间以论坛发帖时间为准. Without the mobile API a page
+    shows 22:00 for a post made any time from 22:00:00 to 22:00:59: the count takes the page's word
+    (counted), but the director must be told the ballot may be late; a time read to the second is
+    not in doubt."""
+    from engine.votes import count_votes
+    from engine.state import DayState
+    from gamedef.gamefile import Day
+    from gamedef.ruleset import load_ruleset
+    from parsers.models import Post
+
+    day = Day(number=1, discussion_tid=1, vote_tid=2, opens=datetime(2026, 12, 1, 10, tzinfo=TZ),
+              closes=datetime(2026, 12, 1, 22, tzinfo=TZ))
+    players = ("饺子", "包子")
+    st = DayState(day=1, at=day.opens, players=players, living=players, out=(), priest=None, whistled=(),
+                  excused=(), accelerated_event=False)
+    text = "投票对象：包子\n投票理由：卡点"
+    posts = [Post(tid=2, pid=102, floor=2, author="饺子", uid=None, posted_at=datetime(2026, 12, 1, 22, 0, tzinfo=TZ),
+                  time_precision=precision, message_html=text, text=text)]
+    c = count_votes(posts, rules=load_ruleset("004"), day=day, state=st)
+    b = c.ballots[0]
+    assert b.counted and c.outcome.out == "包子"
+    assert ("close_minute" in b.codes) is warned
