@@ -247,3 +247,17 @@ def test_a_ballot_shown_at_the_closing_minute_is_warned(precision: str, warned: 
     b = c.ballots[0]
     assert b.counted and c.outcome.out == "包子"
     assert ("close_minute" in b.codes) is warned
+
+
+# 6 ------------------------------------------------------------------------------------------------
+
+def test_a_tied_election_says_why_the_winner_won(scanned: Path, tmp_path: Path) -> None:
+    """M84 神父 推举<强制>: 在游戏的第一天投票结束后，最先获得投票数最多的角色当选神父. The demo's election
+    ends 青梅 4, 白露 4: an announcement that shows two equal counts and one winner must say what
+    decided it, or every player reads it as a mistake."""
+    r = run("report", scanned, "--day", 1, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    bb = (tmp_path / "day1.bbcode.txt").read_text("utf-8")
+    why = next(line for line in bb.splitlines() if "同为" in line)
+    assert "青梅、白露 同为 4 票" in why and "青梅 于 2026-11-10 15:32 最先达到" in why
+    assert "最先获得投票数最多的角色当选神父" in why
