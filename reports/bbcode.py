@@ -168,6 +168,10 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
         out.append("暂无有效票。")
     if votes.get("abstained"):
         out.append(f"弃权：{_names(votes['abstained'])}")
+    heavy = [b for b in ballots if b.get("counted") and b.get("target") and clean(b.get("voter")) == clean(votes.get("priest"))
+             and isinstance(b.get("weight"), (int, float)) and b.get("weight") != 1]
+    if heavy:  # a count of 4.5 from four voters needs its reason beside it
+        out.append(f"[color=gray]神父 {inert(votes.get('priest'))} 的票计 {num(heavy[0]['weight'])} 票。[/color]")
     out.append("")
     outcome = votes.get("outcome") or {}
     out.append(_outcome(outcome))

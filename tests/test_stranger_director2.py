@@ -261,3 +261,14 @@ def test_a_tied_election_says_why_the_winner_won(scanned: Path, tmp_path: Path) 
     why = next(line for line in bb.splitlines() if "同为" in line)
     assert "青梅、白露 同为 4 票" in why and "青梅 于 2026-11-10 15:32 最先达到" in why
     assert "最先获得投票数最多的角色当选神父" in why
+
+
+def test_the_announcement_says_whose_vote_weighs_1_5(scanned: Path, tmp_path: Path) -> None:
+    """M84 神父 神的代言人<强制>: 计算投票数量时神父投出的票计为1.5票. Day 2 shows 白露 4.5 from four
+    voters; the announcement names the priest whose vote made the half."""
+    r = run("report", scanned, "--day", 2, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    bb = (tmp_path / "day2.bbcode.txt").read_text("utf-8")
+    assert "神父 青梅 的票计 1.5 票" in bb
+    r = run("report", scanned, "--day", 1, "--out", tmp_path)
+    assert "的票计" not in (tmp_path / "day1.bbcode.txt").read_text("utf-8")  # no priest yet on day 1
