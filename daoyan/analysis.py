@@ -114,7 +114,44 @@ class DayAnalysis:
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     require_scanned(store, game, day)
-    return {role: store.posts(tid) for role, tid in game.day(day).tids.items()}
+    names = renamed_accounts(game, store)
+    return {role: as_roster(store.posts(tid), names) for role, tid in game.day(day).tids.items()}
+
+
+def renamed_accounts(game: Game, store: Store) -> dict[int, str]:
+    """uid → the roster (or director) name of an account the forum now shows under another name.
+    The role account is the player (GLOSSARY: the forum username of a role account is the player's
+    name in the game), so a rename on the forum must not turn the player into a stranger. A uid
+    seen under two roster names is left alone (two roles, one account: the director's to judge)."""
+    known = {normalize_name(n): n for n in game.players + game.directors}
+    out: dict[int, str] = {}
+    for uid, names in store.member_names().items():
+        ours = {known[normalize_name(n)] for n in names if normalize_name(n) in known}
+        others = [n for n in names if normalize_name(n) not in known]
+        if len(ours) == 1 and others:
+            out[uid] = next(iter(ours))
+    return out
+
+
+def as_roster(posts: list[Post], names: dict[int, str]) -> list[Post]:
+    """The posts with a renamed account's posts under its roster name."""
+    if not names:
+        return posts
+    return [dataclasses.replace(p, author=names[p.uid]) if p.uid in names and p.author != names[p.uid] else p
+            for p in posts]
+
+
+def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
+    """One warning per renamed account: which roster name its posts are counted under."""
+    out = []
+    members = store.member_names()
+    for uid, name in sorted(renamed_accounts(game, store).items()):
+        now = [n for n in members.get(uid, []) if normalize_name(n) != normalize_name(name)]
+        out.append({"kind": "renamed_account", "player": name, "uid": uid, "names": now,
+                    "message": f"论坛帐号 uid {uid} 以前叫{name}，现在显示为{'、'.join(now)}（论坛改了用户名）："
+                               f"这个帐号的帖子和票都按{name}计。投票对象写新名字的票不认识，请核对；"
+                               f"若要以新名字为准，请改游戏文件的名单。"})
+    return out
 
 
 def priest_for(game: Game, store: Store, day: int) -> str | None:
@@ -124,7 +161,7 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
         return st.priest
     for d in game.days:
         if d.number < day and d.election_tid and d.number == game.ruleset.election.day:
-            e = elect_priest(store.posts(d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
             winner = e.winner
             return winner if winner in st.living else None
     return None
@@ -234,6 +271,8 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                                 rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
     a.warnings += [vote_out_warning(n, ev) for n, ev in inferred_outs if ev.day == day]
     a.warnings += priest_warnings(game, store, day, votes.priest, st)
+    a.warnings += event_day_warnings(game, day, votes)
+    a.warnings += rename_warnings(game, store)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -332,7 +371,7 @@ def last_priest(game: Game, store: Store, day: int) -> tuple[str | None, int | N
                 require_scanned(store, game, d.number)
             except StoreError:
                 return None, None
-            e = elect_priest(store.posts(d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
             return e.winner, d.number + 1
     return None, None
 
@@ -350,6 +389,32 @@ def priest_warnings(game: Game, store: Store, day: int, priest: str | None, st: 
              "message": f"神父{was}（第{since}天起）已出局，游戏文件没有写继任神父（[[event]] kind = \"priest\"）；"
                         f"本日按无神父计票，每票{w.default:g}票、没有{w.priest:g}票。"
                         f"若已有继任者，请写 [[event]] day = {day}、kind = \"priest\"、player = 继任者。"}]
+
+
+def event_day_warnings(game: Game, day: int, votes: VoteCount) -> list[dict[str, Any]]:
+    """Events dated a day too early. An `out` event counts from its day's opening, so "霜降 went out
+    on day 1" written as day = 1 strikes his day-1 ballot and every vote for him from day 1's count,
+    and may change who goes out; a `priest` event on the election day weighs that day's vote before
+    the election has ended. Warn when the threads show the day went on with that player in it."""
+    out: list[dict[str, Any]] = []
+    for ev in game.events:
+        if ev.day != day or ev.at is not None or not ev.player:
+            continue
+        if ev.kind == "out":
+            voters = sorted({b.voter for b in votes.ballots if b.target == ev.player and "target_out" in b.codes})
+            if len(voters) >= 2:
+                out.append({"kind": "event_day", "day": day, "player": ev.player,
+                            "message": f"游戏文件的 out 事件写着{ev.player}从第{day}天开门起出局（day = {day}），"
+                                       f"但第{day}天有{len(voters)}人投{ev.player}（{'、'.join(voters)}），这些票都按“已出局”不计，"
+                                       f"可能改变当天的结果。若{ev.player}是在第{day}天投票结算或当晚出局的，"
+                                       f"事件应写 day = {day + 1}（白天中途出局请写 at）。"})
+        elif ev.kind == "priest" and game.ruleset.election.enabled and day <= game.ruleset.election.day:
+            out.append({"kind": "event_day", "day": day, "player": ev.player,
+                        "message": f"游戏文件的 priest 事件写着{ev.player}从第{day}天开门起是神父（day = {day}），"
+                                   f"但神父在第{game.ruleset.election.day}天投票结束后才推举产生；"
+                                   f"这样第{day}天{ev.player}的票会按神父计。若是推举的结果，事件应写 "
+                                   f"day = {game.ruleset.election.day + 1}。"})
+    return out
 
 
 def vote_out_warning(day: int, ev: Event) -> dict[str, Any]:
@@ -431,7 +496,8 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     for role, tid in tids:
         if tid in today:
             continue
-        posts = [p for p in store.posts(tid) if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
+        posts = [p for p in as_roster(store.posts(tid), renamed_accounts(game, store))
+                 if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
         if posts:
             out.setdefault(role, []).extend(posts)
     return out

@@ -272,3 +272,40 @@ def test_the_announcement_says_whose_vote_weighs_1_5(scanned: Path, tmp_path: Pa
     assert "神父 青梅 的票计 1.5 票" in bb
     r = run("report", scanned, "--day", 1, "--out", tmp_path)
     assert "的票计" not in (tmp_path / "day1.bbcode.txt").read_text("utf-8")  # no priest yet on day 1
+
+
+# 7 ------------------------------------------------------------------------------------------------
+
+def test_events_dated_the_day_they_were_decided_are_warned(scanned: Path, tmp_path: Path) -> None:
+    """A director writes "霜降 went out on day 1, 青梅 became priest on day 1" as day = 1 events. An
+    event counts from its day's opening (DESIGN.md: in force from `day` on), so day 1's count loses
+    every vote for 霜降 and names another player out. M84 投票: 讨论日获得投票最多的角色将出局; 推举:
+    在游戏的第一天投票结束后 … 当选神父 — both happen at day 1's end, so both belong to day 2. The count
+    follows the file, and says why it looks wrong."""
+    path = variant(scanned, tmp_path, lambda t: t.replace("[[event]]\nday = 2\n", "[[event]]\nday = 1\n"))
+    v = run_json("votes", path, "--day", 1)
+    w = {x["player"]: x["message"] for x in v["warnings"] if x["kind"] == "event_day"}
+    assert set(w) == {"霜降", "青梅"}
+    assert "day = 2" in w["霜降"] and "day = 2" in w["青梅"]
+    assert not [x for x in run_json("votes", scanned, "--day", 2)["warnings"] if x["kind"] == "event_day"]
+
+
+# 8 ------------------------------------------------------------------------------------------------
+
+def test_a_player_renamed_on_the_forum_is_still_the_player(tmp_path: Path) -> None:
+    """GLOSSARY: the forum username of a role account is the player's name in the game. An
+    administrator renames 青梅 to 青梅酒 after day 2 (Discuz rewrites the author of every old post);
+    the director scans again. 青梅 did post and vote: no lurking card, no 未投票 for her, her
+    priest's 1.5 still counts (M84 神的代言人), and the director is told of the rename."""
+    with DemoForum() as forum:
+        path = fast_game(tmp_path, forum.base_url)
+        scan_game(load_game(path))
+        before = run_json("votes", path, "--day", 2)
+        forum.rename_member("青梅", "青梅酒")
+        scan_game(load_game(path), full=True)
+    v = run_json("votes", path, "--day", 2)
+    assert v["tally"] == before["tally"] and "青梅" not in v["not_voted"]
+    assert [w["names"] for w in v["warnings"] if w["kind"] == "renamed_account"] == [["青梅酒"]]
+    a = run_json("activity", path, "--day", 2)
+    assert "青梅" not in [p["player"] for p in a["penalties"]]
+    assert next(p for p in a["players"] if p["player"] == "青梅")["posts"] > 0
