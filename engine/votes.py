@@ -512,9 +512,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                      f"关门前{pv_minutes}分钟内（{_hm(proxy_lock)}起）不允许代投，此代投不计。"))
             invalid_now = [c for c in b.codes if c not in NOTE_CODES]
             if cur is not None and not invalid_now and vr.second_vote_is_duplicate:
+                how = ("如是代投改票，请在游戏文件的这条 [[proxy]] 写 change = true" if post is None else
+                       f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层")
                 probs.append(Problem("duplicate_vote",
-                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；"
-                                     f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层。此票不计。"))
+                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。"))
 
         b.valid = not [c for c in b.codes if c not in NOTE_CODES]
         if t is not None and opens <= t <= min(at, closes) and (b.valid or vr.invalid_counts_as_voted):

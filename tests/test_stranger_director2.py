@@ -309,3 +309,18 @@ def test_a_player_renamed_on_the_forum_is_still_the_player(tmp_path: Path) -> No
     a = run_json("activity", path, "--day", 2)
     assert "青梅" not in [p["player"] for p in a["penalties"]]
     assert next(p for p in a["players"] if p["player"] == "青梅")["posts"] > 0
+
+
+# 9 ------------------------------------------------------------------------------------------------
+
+def test_a_proxy_change_in_the_game_file_says_how_to_write_it(scanned: Path, tmp_path: Path) -> None:
+    """M84 投票规则: 演员可以委托导演代投 … 改票只允许进行一次. 竹马 voted in the thread, then asked the
+    director to change to 清明; a [[proxy]] without `change = true` is a second vote and not counted —
+    the message must say what to write in the game file, not to quote a floor the director has not got."""
+    proxy = '\n[[proxy]]\nday = 2\nplayer = "竹马"\ntarget = "清明"\nat = 2026-11-13T15:00:00\n'
+    path = variant(scanned, tmp_path, lambda t: t + proxy)
+    b = next(x for x in run_json("votes", path, "--day", 2)["ballots"] if x["voter"] == "竹马" and x["pid"] is None)
+    assert not b["counted"] and "change = true" in b["problems"][0]["message"]
+    path.write_text(path.read_text("utf-8") + "change = true\n", "utf-8")
+    b = next(x for x in run_json("votes", path, "--day", 2)["ballots"] if x["voter"] == "竹马" and x["pid"] is None)
+    assert b["counted"] and b["kind"] == "change" and b["target"] == "清明"
