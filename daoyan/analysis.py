@@ -141,6 +141,15 @@ def as_roster(posts: list[Post], names: dict[int, str]) -> list[Post]:
             for p in posts]
 
 
+def account_aliases(game: Game, store: Store) -> tuple[tuple[str, str], ...]:
+    """(a name the forum showed for a renamed account, its roster name): a ballot naming the
+    account by its new name is a ballot for the player."""
+    members = store.member_names()
+    known = {normalize_name(n) for n in game.players + game.directors}
+    return tuple((n, name) for uid, name in sorted(renamed_accounts(game, store).items())
+                 for n in members.get(uid, []) if normalize_name(n) not in known)
+
+
 def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
     """One warning per renamed account: which roster name its posts are counted under."""
     out = []
@@ -149,7 +158,7 @@ def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
         now = [n for n in members.get(uid, []) if normalize_name(n) != normalize_name(name)]
         out.append({"kind": "renamed_account", "player": name, "uid": uid, "names": now,
                     "message": f"论坛帐号 uid {uid} 以前叫{name}，现在显示为{'、'.join(now)}（论坛改了用户名）："
-                               f"这个帐号的帖子和票都按{name}计。投票对象写新名字的票不认识，请核对；"
+                               f"这个帐号的帖子和票都按{name}计，投票对象写新名字的票也算投{name}；"
                                f"若要以新名字为准，请改游戏文件的名单。"})
     return out
 
@@ -178,6 +187,9 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
         st = dataclasses.replace(st, living=tuple(p for p in st.living if p not in gone), out=st.out + tuple(gone),
                                  whistled=tuple(w for w in st.whistled if w not in gone),
                                  priest=None if st.priest in gone else st.priest)
+    aliases = account_aliases(game, store)
+    if aliases:
+        st = dataclasses.replace(st, aliases=aliases)
     mid = out_during(game, day)
     by_role = _posts_by_role(game, store, day)
     left = dict(mid)

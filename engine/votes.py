@@ -369,16 +369,21 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
 
     # Read every ballot.
     items: list[tuple[Ballot, Post | None]] = []
+    alias = dict(state.aliases)  # a renamed account's new name, written as a target, is the player
+    readable = tuple(players) + tuple(a for a in alias if a not in players)
     for post in posts:
         if horizon is not None and post.posted_at is not None and post.posted_at > horizon:
             continue
-        parsed = parse_ballot(post, vr, players, directors)
+        parsed = parse_ballot(post, vr, readable, directors)
         notes: list[Problem] = []
         if post.pid in revisions:
-            parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=players,
+            parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=readable,
                                              directors=directors, lock=lock, closes=closes, horizon=horizon)
         if parsed is None:
             continue
+        if parsed.target in alias or parsed.voter in alias:
+            parsed = dataclasses.replace(parsed, target=alias.get(parsed.target, parsed.target),
+                                         voter=alias.get(parsed.voter, parsed.voter))
         notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
                    posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,

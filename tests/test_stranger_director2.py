@@ -296,15 +296,23 @@ def test_a_player_renamed_on_the_forum_is_still_the_player(tmp_path: Path) -> No
     """GLOSSARY: the forum username of a role account is the player's name in the game. An
     administrator renames 青梅 to 青梅酒 after day 2 (Discuz rewrites the author of every old post);
     the director scans again. 青梅 did post and vote: no lurking card, no 未投票 for her, her
-    priest's 1.5 still counts (M84 神的代言人), and the director is told of the rename."""
+    priest's 1.5 still counts (M84 神的代言人), a change naming 青梅酒 is a vote for her, and the
+    director is told of the rename."""
     with DemoForum() as forum:
         path = fast_game(tmp_path, forum.base_url)
         scan_game(load_game(path))
         before = run_json("votes", path, "--day", 2)
         forum.rename_member("青梅", "青梅酒")
+        day2 = forum.sample.threads[32].posts
+        change = next(x for x in day2 if x.author == "小满")  # 小满 changes to the new name, quoting her vote
+        forum.add_post(32, "小满", "改票对象：青梅酒<br />改票理由：改名了也照投", datetime(2026, 11, 13, 20, 0, tzinfo=TZ),
+                       quote_pid=change.pid)
         scan_game(load_game(path), full=True)
     v = run_json("votes", path, "--day", 2)
-    assert v["tally"] == before["tally"] and "青梅" not in v["not_voted"]
+    weights = {t["target"]: t["weight"] for t in v["tally"]}
+    assert weights["青梅"] == 1 and weights["竹马"] == 3  # 小满's change to 青梅酒 is a change to 青梅
+    assert {t["target"]: t["weight"] for t in before["tally"]}["竹马"] == 4
+    assert weights["白露"] == 4.5 and "青梅" not in v["not_voted"]  # her 1.5 as priest still counts
     assert [w["names"] for w in v["warnings"] if w["kind"] == "renamed_account"] == [["青梅酒"]]
     a = run_json("activity", path, "--day", 2)
     assert "青梅" not in [p["player"] for p in a["penalties"]]
