@@ -332,3 +332,16 @@ def test_a_proxy_change_in_the_game_file_says_how_to_write_it(scanned: Path, tmp
     path.write_text(path.read_text("utf-8") + "change = true\n", "utf-8")
     b = next(x for x in run_json("votes", path, "--day", 2)["ballots"] if x["voter"] == "竹马" and x["pid"] is None)
     assert b["counted"] and b["kind"] == "change" and b["target"] == "清明"
+
+
+def test_the_desk_lists_the_outs_the_counts_imply(three_days: Path) -> None:
+    """The desk's event list is where a director checks who is out: 白露 (voted out on day 2) and 大寒
+    (sent off on day 2) are listed for day 3 although the game file names neither."""
+    from daoyan.commands._common import open_game
+    from daoyan.desk.shaping import day_page
+
+    g, store = open_game(str(three_days))
+    with store:
+        page = day_page(g, store, 3, None, now=g.now())
+    outs = {e.player for e in page["game"].events if e.kind == "out" and e.day <= 3}
+    assert {"霜降", "白露", "大寒"} <= outs

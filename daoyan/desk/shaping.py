@@ -128,7 +128,8 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
     announcement = render_bbcode(data, floor_links=True)
     reminder = reminder_bbcode(r, escape_bbcode)
     return {
-        "game": game, "game_title": game_name(game, a.rules_subject), "day": d, "analysis": a, "data": data, "votes": votes,
+        "game": full.game,  # with the outs the earlier days' counts and red cards imply, so the event list shows them
+        "game_title": game_name(game, a.rules_subject), "day": d, "analysis": a, "data": data, "votes": votes,
         "bad_ballots": [b for b in votes["ballots"] if b["problems"]],
         "activity": data["activity"], "ledger": data["cards"] or {},
         "flags": flag_cards(a), "open_flags": sum(1 for f in a.flags if f["state"] == "open"),
