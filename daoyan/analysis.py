@@ -7,6 +7,7 @@ same posts, the same flags. The engine does the arithmetic; this module only gat
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -22,8 +23,10 @@ from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_
                           wrong_thread_warnings)
 from parsers.models import Post
 
-from gamedef.gamefile import Game
+from gamedef.gamefile import Event, Game
+from gamedef.ruleset import PRESETS, load_ruleset
 from gamedef.names import normalize_name
+from gamedef.errors import StoreError
 from .ownership import require_scanned
 from .store import Store
 
@@ -46,6 +49,7 @@ class DayAnalysis:
     card_entries: list[CardEntry] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
     seen_until: datetime | None = None  # the oldest last read of the day's threads: posts after it are unseen
+    rules_subject: str = ""  # the subject of the game's scanned rule thread (规则帖), if any
 
     @property
     def provisional(self) -> bool:
@@ -88,7 +92,7 @@ class DayAnalysis:
         """Everything as plain data: the input of every report."""
         g, d = self.game, self.game.day(self.day)
         return {
-            "game": {"name": g.name or g.ruleset.title, "ruleset": g.ruleset.name, "cite": g.ruleset.cite,
+            "game": {"name": game_name(g, self.rules_subject), "ruleset": g.ruleset.name, "cite": g.ruleset.cite,
                      "base_url": g.forum.base_url, "timezone": str(g.timezone), "players": list(g.players),
                      "directors": list(g.directors)},
             "day": self.day, "opens": d.opens.isoformat(), "closes": d.closes.isoformat(),
@@ -110,7 +114,53 @@ class DayAnalysis:
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     require_scanned(store, game, day)
-    return {role: store.posts(tid) for role, tid in game.day(day).tids.items()}
+    names = renamed_accounts(game, store)
+    return {role: as_roster(store.posts(tid), names) for role, tid in game.day(day).tids.items()}
+
+
+def renamed_accounts(game: Game, store: Store) -> dict[int, str]:
+    """uid → the roster (or director) name of an account the forum now shows under another name.
+    The role account is the player (GLOSSARY: the forum username of a role account is the player's
+    name in the game), so a rename on the forum must not turn the player into a stranger. A uid
+    seen under two roster names is left alone (two roles, one account: the director's to judge)."""
+    known = {normalize_name(n): n for n in game.players + game.directors}
+    out: dict[int, str] = {}
+    for uid, names in store.member_names().items():
+        ours = {known[normalize_name(n)] for n in names if normalize_name(n) in known}
+        others = [n for n in names if normalize_name(n) not in known]
+        if len(ours) == 1 and others:
+            out[uid] = next(iter(ours))
+    return out
+
+
+def as_roster(posts: list[Post], names: dict[int, str]) -> list[Post]:
+    """The posts with a renamed account's posts under its roster name."""
+    if not names:
+        return posts
+    return [dataclasses.replace(p, author=names[p.uid]) if p.uid in names and p.author != names[p.uid] else p
+            for p in posts]
+
+
+def account_aliases(game: Game, store: Store) -> tuple[tuple[str, str], ...]:
+    """(a name the forum showed for a renamed account, its roster name): a ballot naming the
+    account by its new name is a ballot for the player."""
+    members = store.member_names()
+    known = {normalize_name(n) for n in game.players + game.directors}
+    return tuple((n, name) for uid, name in sorted(renamed_accounts(game, store).items())
+                 for n in members.get(uid, []) if normalize_name(n) not in known)
+
+
+def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
+    """One warning per renamed account: which roster name its posts are counted under."""
+    out = []
+    members = store.member_names()
+    for uid, name in sorted(renamed_accounts(game, store).items()):
+        now = [n for n in members.get(uid, []) if normalize_name(n) != normalize_name(name)]
+        out.append({"kind": "renamed_account", "player": name, "uid": uid, "names": now,
+                    "message": f"论坛帐号 uid {uid} 以前叫{name}，现在显示为{'、'.join(now)}（论坛改了用户名）："
+                               f"这个帐号的帖子和票都按{name}计，投票对象写新名字的票也算投{name}；"
+                               f"若要以新名字为准，请改游戏文件的名单。"})
+    return out
 
 
 def priest_for(game: Game, store: Store, day: int) -> str | None:
@@ -120,7 +170,7 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
         return st.priest
     for d in game.days:
         if d.number < day and d.election_tid and d.number == game.ruleset.election.day:
-            e = elect_priest(store.posts(d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
             winner = e.winner
             return winner if winner in st.living else None
     return None
@@ -137,6 +187,9 @@ def _one_day(game: Game, store: Store, day: int, at: datetime | None, *,
         st = dataclasses.replace(st, living=tuple(p for p in st.living if p not in gone), out=st.out + tuple(gone),
                                  whistled=tuple(w for w in st.whistled if w not in gone),
                                  priest=None if st.priest in gone else st.priest)
+    aliases = account_aliases(game, store)
+    if aliases:
+        st = dataclasses.replace(st, aliases=aliases)
     mid = out_during(game, day)
     by_role = _posts_by_role(game, store, day)
     left = dict(mid)
@@ -172,6 +225,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     manual = [entry_from_manual(c, game.ruleset) for c in game.cards]
     flagged = accepted_flag_cards(store, game, day)
     ejected_on: dict[str, int] = {}
+    inferred_outs: list[tuple[int, Event]] = []
     result = None
     for earlier in game.days:
         if earlier.number > day:
@@ -198,6 +252,14 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                 pens = lurking_penalties(history + [rec], ruleset=game.ruleset)
         for p in reds:
             ejected_on.setdefault(p, n)
+            sent = sent_off_event(game, n, p) if n < day else None
+            if sent is not None:  # 红牌罚下: out of the game from the next day, in every view (诈尸 included)
+                game = dataclasses.replace(game, events=game.events + (sent,))
+        if n < day:
+            inferred = vote_out_event(game, n, votes.outcome.out)
+            if inferred is not None:  # DESIGN: votes decide who goes out by vote, unless an event says otherwise
+                game = dataclasses.replace(game, events=game.events + (inferred,))
+                inferred_outs.append((n, inferred))
         history.append(rec)
         entries += entries_from_penalties(pens)
         if n == day:
@@ -208,6 +270,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
+    a.rules_subject = rules_subject(game, store)
     deleted_ballots = deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
                                               players=st.players, directors=game.directors, day=day)
     ballot_pids = {w["pid"] for w in deleted_ballots}
@@ -218,6 +281,10 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                                                   activity=act) \
         + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
                                 rules=game.ruleset.vote, players=st.players, directors=game.directors, day=d)
+    a.warnings += [vote_out_warning(n, ev) for n, ev in inferred_outs if ev.day == day]
+    a.warnings += priest_warnings(game, store, day, votes.priest, st)
+    a.warnings += event_day_warnings(game, day, votes)
+    a.warnings += rename_warnings(game, store)
     if flags:
         a.flags = day_flags(game, store, day, by_role, act)
     entries += [e for e in manual if e.day <= day]
@@ -225,6 +292,148 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
     a.card_entries = entries
     return a
+
+
+VOTE_REASONS = ("vote", "投票", "票")  # an `out` event whose reason says the vote decided it
+INFERRED_REASON = "vote (counted by daoyan)"
+
+
+_RULES_SUFFIX = re.compile(r"[\s·•\-—_:：|｜/]*(?:规则|規則)[帖贴貼]?\s*$")
+
+
+def rules_subject(game: Game, store: Store) -> str:
+    """The subject of the game's rule thread as scanned ("" when unknown)."""
+    tid = game.rules_tid
+    if tid is None:
+        row = store.db.execute("select value from meta where key='rules_tid'").fetchone() \
+            if store.db["meta"].exists() else None
+        tid = int(row[0]) if row and str(row[0]).isdigit() else None
+    t = store.thread(tid) if tid is not None else None
+    return str((t or {}).get("subject") or "")
+
+
+def game_name(game: Game, rules_subject: str = "") -> str:
+    """The game's name for titles: the game file's `name`, else its rule thread's subject without
+    the trailing 规则帖, else the ruleset's title unless that is a built-in preset's (a preset's title
+    names the game its rules were taken from, not this one); "" when none is known."""
+    if game.name:
+        return game.name
+    stripped = _RULES_SUFFIX.sub("", rules_subject).strip(" ·-—")
+    if stripped:
+        return stripped
+    if game.ruleset.name in PRESETS and game.ruleset.title == load_ruleset(game.ruleset.name).title:
+        return ""
+    return game.ruleset.title
+
+
+def vote_out_event(game: Game, day: int, out: str | None) -> Event | None:
+    """The `out` event the count of `day` implies for the next configured day: DESIGN.md has the
+    votes decide who goes out by vote unless an event says otherwise. None when nobody led, when
+    there is no next day, when the game file already puts that player out, or when an `out` event
+    of the next day already names who went out by vote (the director has said it)."""
+    later = [d.number for d in game.days if d.number > day]
+    if out is None or not later:
+        return None
+    nxt = min(later)
+    for ev in game.events:
+        if ev.kind != "out" or ev.day > nxt:
+            continue
+        if ev.player == out:
+            return None
+        if ev.day == nxt and ev.at is None and any(w in (ev.reason or "").lower() for w in VOTE_REASONS):
+            return None
+    return Event(day=nxt, kind="out", player=out, reason=INFERRED_REASON)
+
+
+SENT_OFF_REASON = "red card (counted by daoyan)"
+
+
+def sent_off_event(game: Game, day: int, player: str) -> Event | None:
+    """The `out` event of the next configured day for a player sent off by a red card on `day`
+    (None when there is no next day or the game file already has the player out)."""
+    later = [d.number for d in game.days if d.number > day]
+    if not later or any(ev.kind == "out" and ev.player == player and ev.day <= min(later) for ev in game.events):
+        return None
+    return Event(day=min(later), kind="out", player=player, reason=SENT_OFF_REASON)
+
+
+def with_vote_outs(game: Game, store: Store, day: int) -> Game:
+    """The game with the `out` events the counts of the days before `day` imply (as `analyze_day`
+    adds them), for views that read the day without counting it; unchanged when an earlier day was
+    never scanned."""
+    if not any(d.number < day for d in game.days):
+        return game
+    try:
+        return analyze_day(game, store, day, flags=False).game
+    except StoreError:
+        return game
+
+
+def last_priest(game: Game, store: Store, day: int) -> tuple[str | None, int | None]:
+    """The last priest named before or on `day` (a `priest` event, else the election) and the day
+    from which they held it, whether or not still in the game."""
+    named = [ev for ev in game.events if ev.kind == "priest" and ev.player and ev.day <= day]
+    if named:
+        ev = max(named, key=lambda e: e.day)
+        return ev.player, ev.day
+    rules = game.ruleset.election
+    for d in game.days:
+        if d.number < day and d.election_tid and rules.enabled and d.number == rules.day:
+            try:
+                require_scanned(store, game, d.number)
+            except StoreError:
+                return None, None
+            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            return e.winner, d.number + 1
+    return None, None
+
+
+def priest_warnings(game: Game, store: Store, day: int, priest: str | None, st: DayState) -> list[dict[str, Any]]:
+    """M84 殉职: a priest who went out passes the office on. When the last priest is out and the game
+    file names no successor, the day is counted without a priest's weight: say so, never silently."""
+    if game.ruleset.weights.priest is None or priest is not None:
+        return []
+    was, since = last_priest(game, store, day)
+    if was is None or was in st.living:
+        return []
+    w = game.ruleset.weights
+    return [{"kind": "priest_missing", "day": day, "player": was,
+             "message": f"神父{was}（第{since}天起）已出局，游戏文件没有写继任神父（[[event]] kind = \"priest\"）；"
+                        f"本日按无神父计票，每票{w.default:g}票、没有{w.priest:g}票。"
+                        f"若已有继任者，请写 [[event]] day = {day}、kind = \"priest\"、player = 继任者。"}]
+
+
+def event_day_warnings(game: Game, day: int, votes: VoteCount) -> list[dict[str, Any]]:
+    """Events dated a day too early. An `out` event counts from its day's opening, so "霜降 went out
+    on day 1" written as day = 1 strikes his day-1 ballot and every vote for him from day 1's count,
+    and may change who goes out; a `priest` event on the election day weighs that day's vote before
+    the election has ended. Warn when the threads show the day went on with that player in it."""
+    out: list[dict[str, Any]] = []
+    for ev in game.events:
+        if ev.day != day or ev.at is not None or not ev.player:
+            continue
+        if ev.kind == "out":
+            voters = sorted({b.voter for b in votes.ballots if b.target == ev.player and "target_out" in b.codes})
+            if len(voters) >= 2:
+                out.append({"kind": "event_day", "day": day, "player": ev.player,
+                            "message": f"游戏文件的 out 事件写着{ev.player}从第{day}天开门起出局（day = {day}），"
+                                       f"但第{day}天有{len(voters)}人投{ev.player}（{'、'.join(voters)}），这些票都按“已出局”不计，"
+                                       f"可能改变当天的结果。若{ev.player}是在第{day}天投票结算或当晚出局的，"
+                                       f"事件应写 day = {day + 1}（白天中途出局请写 at）。"})
+        elif ev.kind == "priest" and game.ruleset.election.enabled and day <= game.ruleset.election.day:
+            out.append({"kind": "event_day", "day": day, "player": ev.player,
+                        "message": f"游戏文件的 priest 事件写着{ev.player}从第{day}天开门起是神父（day = {day}），"
+                                   f"但神父在第{game.ruleset.election.day}天投票结束后才推举产生；"
+                                   f"这样第{day}天{ev.player}的票会按神父计。若是推举的结果，事件应写 "
+                                   f"day = {game.ruleset.election.day + 1}。"})
+    return out
+
+
+def vote_out_warning(day: int, ev: Event) -> dict[str, Any]:
+    """Tells the director a player was taken out by the count, not by a line of the game file."""
+    return {"kind": "vote_out_inferred", "day": ev.day, "player": ev.player, "from_day": day,
+            "message": f"{ev.player}按第{day}天的票数被投票出局，第{ev.day}天起不再计票、计帖（游戏文件没有写这条 out 事件）。"
+                       f"如实际结果不同，请在游戏文件写 [[event]] day = {ev.day}、kind = \"out\"、reason = \"vote\" 写明谁被投出。"}
 
 
 STALE_BEFORE_CLOSE = timedelta(minutes=10)  # before close, a scan this recent is as good as now
@@ -299,7 +508,8 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     for role, tid in tids:
         if tid in today:
             continue
-        posts = [p for p in store.posts(tid) if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
+        posts = [p for p in as_roster(store.posts(tid), renamed_accounts(game, store))
+                 if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
         if posts:
             out.setdefault(role, []).extend(posts)
     return out
@@ -312,6 +522,8 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
     each post's own moment."""
     from moderation.checker import get_checker
 
+    if by_role is None:  # called on its own: who went out by an earlier day's vote is judged as votes judge it
+        game = with_vote_outs(game, store, day)
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
     checker = get_checker(game.ruleset)
     players = {normalize_name(p): p for p in game.players}

@@ -218,10 +218,33 @@ class Store:
                                 [p.pid, rev, key, p.text, p.message_html, int(p.hidden),
                                  p.edit.at.isoformat() if p.edit and p.edit.at else None, now, now])
         conn = self.db.conn
+        self._remember_members(posts, now)
         conn.executemany("update posts set posted_at=?, time_precision=? where pid=?", timed)
         conn.executemany("update posts set last_seen=?, gone_at=null where pid=?", seen)
         conn.executemany("update revisions set last_seen=? where pid=? and rev=?", seen_revs)
         return new, changed
+
+    def _remember_members(self, posts: list[Post], now: str) -> None:
+        """Every (uid, name) a post was seen under. Discuz rewrites the author of every old post when
+        an administrator renames a member (用户改名), so this table is the only memory that a role
+        account once had its roster name."""
+        pairs = {(p.uid, p.author) for p in posts if p.uid and p.author}
+        if not pairs:
+            return
+        self.db.execute("create table if not exists members (uid integer, name text, first_seen text, last_seen text, "
+                        "primary key (uid, name))")
+        self.db.conn.executemany("insert into members (uid, name, first_seen, last_seen) values (?, ?, ?, ?) "
+                                 "on conflict (uid, name) do update set last_seen = excluded.last_seen",
+                                 [(uid, name, now, now) for uid, name in pairs])
+
+    def member_names(self) -> dict[int, list[str]]:
+        """uid → every name its posts were seen under, oldest first ({} before any scan saved one)."""
+        if not self.db["members"].exists():
+            return {}
+        out: dict[int, list[str]] = {}
+        for uid, name in self.db.execute("select uid, name from members order by uid, first_seen, name").fetchall():
+            out.setdefault(uid, []).append(name)
+        return out
 
     def _stored_states(self, pids: list[int]) -> tuple[dict[int, tuple], dict[int, tuple[int, str]]]:
         """For the posts of one page, in a few queries rather than two per post: pid → (revision,

@@ -25,6 +25,7 @@ class DayState:
     directors: tuple[str, ...] = ()  # the game's directors (their 【代投】 posts are proxy ballots)
     survives: tuple[tuple[str, str], ...] = ()  # (player, reason): stays in if leading the day's vote (004 捍卫 / 尊贵)
     accelerated_since: datetime | None = None  # an `accelerated` event of this day with its own `at`
+    aliases: tuple[tuple[str, str], ...] = ()  # (name the forum shows now, roster name): accounts renamed on the forum
 
     def is_alive(self, name: str) -> bool:
         return name in self.living

@@ -44,7 +44,7 @@ from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
-                        "edited_original_unknown", "edited_after_close"})
+                        "edited_original_unknown", "edited_after_close", "close_minute"})
 
 
 @dataclass
@@ -369,16 +369,21 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
 
     # Read every ballot.
     items: list[tuple[Ballot, Post | None]] = []
+    alias = dict(state.aliases)  # a renamed account's new name, written as a target, is the player
+    readable = tuple(players) + tuple(a for a in alias if a not in players)
     for post in posts:
         if horizon is not None and post.posted_at is not None and post.posted_at > horizon:
             continue
-        parsed = parse_ballot(post, vr, players, directors)
+        parsed = parse_ballot(post, vr, readable, directors)
         notes: list[Problem] = []
         if post.pid in revisions:
-            parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=players,
+            parsed, notes = _revision_ballot(post, parsed, revisions[post.pid], rules=vr, players=readable,
                                              directors=directors, lock=lock, closes=closes, horizon=horizon)
         if parsed is None:
             continue
+        if parsed.target in alias or parsed.voter in alias:
+            parsed = dataclasses.replace(parsed, target=alias.get(parsed.target, parsed.target),
+                                         voter=alias.get(parsed.voter, parsed.voter))
         notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
                    posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
@@ -445,6 +450,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
             if t > closes:
                 probs.append(Problem("after_close", f"投票已于{_hm(closes)}截止，此票发于{_hm(t)}，不计。"))
+            elif post is not None and post.time_precision == "minute" and closes - t < timedelta(minutes=1):
+                probs.append(Problem("close_minute",
+                                     f"论坛页面只显示此帖发于{_hm(t)}（不到秒），关门是{closes:%H:%M:%S}：此帖可能发于关门之后。"
+                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。"))
         if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
             if rules.whistle.ballot_counts:
                 probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"
@@ -508,9 +517,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                      f"关门前{pv_minutes}分钟内（{_hm(proxy_lock)}起）不允许代投，此代投不计。"))
             invalid_now = [c for c in b.codes if c not in NOTE_CODES]
             if cur is not None and not invalid_now and vr.second_vote_is_duplicate:
+                how = ("如是代投改票，请在游戏文件的这条 [[proxy]] 写 change = true" if post is None else
+                       f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层")
                 probs.append(Problem("duplicate_vote",
-                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；"
-                                     f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层。此票不计。"))
+                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。"))
 
         b.valid = not [c for c in b.codes if c not in NOTE_CODES]
         if t is not None and opens <= t <= min(at, closes) and (b.valid or vr.invalid_counts_as_voted):

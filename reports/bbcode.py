@@ -168,6 +168,10 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
         out.append("暂无有效票。")
     if votes.get("abstained"):
         out.append(f"弃权：{_names(votes['abstained'])}")
+    heavy = [b for b in ballots if b.get("counted") and b.get("target") and clean(b.get("voter")) == clean(votes.get("priest"))
+             and isinstance(b.get("weight"), (int, float)) and b.get("weight") != 1]
+    if heavy:  # a count of 4.5 from four voters needs its reason beside it
+        out.append(f"[color=gray]神父 {inert(votes.get('priest'))} 的票计 {num(heavy[0]['weight'])} 票。[/color]")
     out.append("")
     outcome = votes.get("outcome") or {}
     out.append(_outcome(outcome))
@@ -202,6 +206,12 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
                 for t in election.get("tally") or [] if isinstance(t, Mapping)]
         if rows:
             out.append("[color=gray]推举票数：" + "，".join(rows) + "[/color]")
+        tied = [clean(x) for x in election.get("tied_at_top") or [] if clean(x)]
+        if len(tied) > 1:  # players see equal counts: say what made the winner the winner
+            how = "最先达到" if election.get("rule") == "first_ever" else "最先达到并一直保持"
+            when = f"于 {fmt_time(election.get('reached_at'), tz)} " if election.get("reached_at") else ""
+            out.append(f"[color=gray]{_names(tied)} 同为 {num(election.get('top'))} 票；"
+                       f"{inert(election['winner'])} {when}{how}这一票数，按“最先获得投票数最多的角色当选神父”当选。[/color]")
 
     out.append("")
     out.append("[color=gray]以上为导演统计，如有疑问请向导演反映。[/color]")

@@ -227,6 +227,17 @@ class DemoForum:
             t, p = self.sample.find(pid)
             t.posts.remove(p)
 
+    def rename_member(self, old: str, new: str) -> None:
+        """An administrator's 用户改名: as Discuz X3.5 does (uc_note renameuser), every post, old or
+        new, shows the new name; the uid stays."""
+        with self._lock:
+            uid = self.sample.users.pop(old)
+            self.sample.users[new] = uid
+            for t in self.sample.threads.values():
+                for p in t.posts:
+                    if p.uid == uid:
+                        p.author = new
+
     def hide_post(self, pid: int, hidden: bool = True) -> None:
         """屏蔽 a post: floor and pid stay, the text gives way to the moderator notice."""
         with self._lock:

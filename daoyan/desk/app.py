@@ -32,7 +32,7 @@ from gamedef.errors import DaoyanError
 from gamedef.gamefile import Game
 
 from .. import records
-from ..analysis import day_flags
+from ..analysis import day_flags, game_name, rules_subject
 from ..commands._common import open_game, parse_at
 from ..store import Store
 from .shaping import EVENT_ZH, day_page, days_list, store_version, sync_ledger
@@ -160,9 +160,10 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
             with store:
                 who_am_i(game)
                 rows = days_list(game, store, game.now())
+                name = game_name(game, rules_subject(game, store))
         except DaoyanError as e:
             return render("error.j2", status=400, message=str(e))
-        return render("index.j2", game=game, days=rows)
+        return render("index.j2", game=game, game_title=name, days=rows)
 
     async def index(request: Request) -> Response:
         return await run_in_threadpool(index_page)

@@ -16,7 +16,7 @@ from gamedef.gamefile import EVENT_KINDS, Game
 from reports import render_bbcode
 from reports._text import findpost_url, safe_base
 
-from ..analysis import DayAnalysis, analyze_day
+from ..analysis import DayAnalysis, analyze_day, game_name
 from ..bbcode import escape_bbcode
 from ..records import actions
 from ..reporting import day_dict
@@ -128,7 +128,8 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
     announcement = render_bbcode(data, floor_links=True)
     reminder = reminder_bbcode(r, escape_bbcode)
     return {
-        "game": game, "day": d, "analysis": a, "data": data, "votes": votes,
+        "game": full.game,  # with the outs the earlier days' counts and red cards imply, so the event list shows them
+        "game_title": game_name(game, a.rules_subject), "day": d, "analysis": a, "data": data, "votes": votes,
         "bad_ballots": [b for b in votes["ballots"] if b["problems"]],
         "activity": data["activity"], "ledger": data["cards"] or {},
         "flags": flag_cards(a), "open_flags": sum(1 for f in a.flags if f["state"] == "open"),
