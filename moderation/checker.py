@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable
 
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
+from .belittle import load_model as belittle_model
 from .loader import Lexicon, Pattern, load_lexicon
 from .models import Flag
 from .normalize import Views, views
@@ -309,6 +310,9 @@ def _engine() -> _Engine:
 _SENTENCE_ENDS = "。!?;！？；"
 
 
+BELITTLE_CATEGORY = "mockery"
+
+
 def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
     """The sentence of text[ls:le] (a line) around start..end: a category's veto (`unless`)
     covers the sentence it is in, not the whole line (我要是狼，我就天打雷劈 is one sentence)."""
@@ -319,15 +323,22 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
 
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
 _QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"")
-_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|原话|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|像|什么叫|算不算|这句)"
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|原话|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|举例|举个例子|像|什么叫|算不算|这句)"
                         r"(了|过|着|的是|我|你|他|她|道)?[:：,，\s]*$")
+_QUOTE_JOIN = re.compile(r"[、,，\s]*(和|或|或者|以及|跟)?[、,，\s]*$")
 
 
 def _reported(text: str) -> list[tuple[int, int]]:
     """Spans of quotations that report words (他骂我“傻逼”, 规则说“禁止发誓”)."""
     if not any(q in text for q in "“「『‘\""):
         return []
-    return [(m.start(), m.end()) for m in _QUOTE.finditer(text) if _REPORTING.search(text, max(0, m.start() - 8), m.start())]
+    out: list[tuple[int, int]] = []
+    for m in _QUOTE.finditer(text):
+        # reported: a reporting word just before, or right after a reported quotation (禁止“你妈”“孙子”)
+        if _REPORTING.search(text, max(0, m.start() - 8), m.start()) or (
+                out and out[-1][1] <= m.start() and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
+            out.append((m.start(), m.end()))
+    return out
 
 
 def _lower_case(v: Views, fs: int, fe: int) -> bool:
@@ -758,9 +769,60 @@ class Checker:
             base = starts[i]
             end = min(h.end - base, len(texts[i]))
             per[i].append(Hit(h.category, h.start - base, end, h.term))
-        return [self._flags_from_hits(t, hs) for t, hs in zip(texts, per)]
+        anchored, folded = self._belittle_candidates(joined, starts)
+        return [self._flags_from_hits(t, hs, anchored=i in anchored,
+                                      folded=folded[starts[i]:starts[i] + len(t)] if folded is not None else None)
+                for i, (t, hs) in enumerate(zip(texts, per))]
 
-    def _flags_from_hits(self, text: str, hits: list[Hit]) -> list[Flag]:
+    def _belittle_candidates(self, joined: str, starts: list[int]) -> tuple[set[int], str | None]:
+        """Which texts of a batch the belittling model could flag (they hold one of its anchors), and
+        the batch folded when folding kept every position (then each text's folded view is a slice)."""
+        model = self._belittle_model()
+        if model is None:
+            return set(), None
+        f = normalize.fold(joined)
+        lines = model.anchored_lines(f.text, lambda i: bisect.bisect_right(starts, f.to_original(i)) - 1)
+        return lines, f.text if f.origin is None else None
+
+    def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
+                         folded: str | None = None) -> list[Flag]:
+        flags = self._lexicon_flags(text, hits)
+        if anchored is not False and not any(f.category == BELITTLE_CATEGORY for f in flags):
+            flags += self.belittle_flags(text, anchored=anchored, folded=folded)
+        return flags
+
+    def _belittle_model(self) -> Any:
+        rules = getattr(getattr(self.ruleset, "moderation", None), "rules", None)
+        if self.ruleset is None or (rules is not None and BELITTLE_CATEGORY not in rules):
+            return None  # a ruleset without a mockery rule has nothing for the model to cite
+        return belittle_model()
+
+    def belittle_flags(self, text: str, *, anchored: bool | None = None, folded: str | None = None) -> list[Flag]:
+        """Mockery the lexicon did not catch, as the belittling model scores it (moderation/belittle.py);
+        quotations that report someone else's words are left out of the score, as everywhere."""
+        model = self._belittle_model()
+        if model is None or len(text) < 4:
+            return []
+        scored = text
+        for a, b in _reported(text):
+            scored = scored[:a] + " " * (b - a) + scored[b:]
+        if scored is text and folded is not None:  # folding kept every position: the batch's slice serves
+            found = model.judge(folded, anchored=anchored)
+            if found is None:
+                return []
+            start, end = found.start, found.end
+        else:
+            f = normalize.fold(scored)
+            found = model.judge(f.text, anchored=anchored if scored is text else None)
+            if found is None:
+                return []
+            start, end = f.to_original(found.start), f.to_original(found.end)
+        cues = "、".join(found.cues)
+        return [self.flag(BELITTLE_CATEGORY, text, start, end, term="belittle-model",
+                          note=f"belittling model: score {found.score:.1f} over {model.threshold:g}"
+                               + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)")]
+
+    def _lexicon_flags(self, text: str, hits: list[Hit]) -> list[Flag]:
         if not hits:
             return []
 

@@ -54,10 +54,7 @@ KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "�
                "导演说过的话都在规则帖里": {"director_talk"},
                # 替补 as a word in a rule's name (the category's veto wants a verb of talking)
                "替补规则在规则帖里": {"substitute"},
-               # a quotation the reporting check does not reach: after 例子是, and the second of two
-               # quoted words after 禁止 (a checker change, not lexicon data)
-               "规则里禁止讨论游戏责任，例子是“我准备好背锅了”": {"responsibility"},
-               "规则禁止“你妈”“孙子”这类称谓，大家注意": {"insult_kin"}}
+               }
 
 
 def cats(text: str) -> set[str]:

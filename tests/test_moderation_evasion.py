@@ -88,6 +88,17 @@ def test_reported_words_are_not_the_posters(text):
     assert cats(text) == set()
 
 
+@pytest.mark.parametrize("text", ["规则里禁止讨论游戏责任，举个例子：“我准备好背锅了”",
+                                  "规则禁止“你妈”“孙子”这类称谓", "规则禁止“你妈”、“孙子”或“爸爸我”这样说话"])
+def test_quoted_examples_of_a_rule_are_not_the_posters(text):
+    """A rule's examples, quoted one after another, are the rule's words, not the poster's."""
+    assert cats(text) == set()
+
+
+def test_a_quotation_after_a_reported_one_needs_to_follow_it_directly():
+    assert "insult" in cats("规则禁止“你妈”，可你就是个“傻逼”")
+
+
 def test_a_report_does_not_hide_the_posters_own_words_on_the_same_line():
     assert "insult" in cats("他骂我“傻逼”，我忍了。你这个傻逼")
 
