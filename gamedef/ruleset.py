@@ -184,6 +184,8 @@ class FontRules:
 @dataclass(frozen=True)
 class ModerationRules:
     rules: dict[str, str] = field(default_factory=dict)
+    # mockery the lexicon misses, suggested by a statistical model (moderation/belittle.py); false: the lexicon only
+    belittle_model: bool = True
     suggested_cards: dict[str, str] = field(default_factory=dict)
     evidence: EvidenceRules = EvidenceRules()
     font: FontRules = FontRules()

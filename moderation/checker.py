@@ -792,9 +792,12 @@ class Checker:
         return flags
 
     def _belittle_model(self) -> Any:
-        rules = getattr(getattr(self.ruleset, "moderation", None), "rules", None)
+        moderation = getattr(self.ruleset, "moderation", None)
+        rules = getattr(moderation, "rules", None)
         if self.ruleset is None or (rules is not None and BELITTLE_CATEGORY not in rules):
             return None  # a ruleset without a mockery rule has nothing for the model to cite
+        if not getattr(moderation, "belittle_model", True):
+            return None
         return belittle_model()
 
     def belittle_flags(self, text: str, *, anchored: bool | None = None, folded: str | None = None) -> list[Flag]:

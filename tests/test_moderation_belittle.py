@@ -90,3 +90,14 @@ def test_a_line_without_an_anchor_is_not_scored() -> None:
 def test_grams_are_the_distinct_one_to_three_character_pieces() -> None:
     assert grams("abca") == {"a", "b", "c", "ab", "bc", "ca", "abc", "bca"}
     assert grams(fold("ＡＢ").text) == {"a", "b", "ab"}
+
+
+def test_a_ruleset_can_turn_the_model_off(tmp_path) -> None:
+    """The model is a suggestion a director may not want: `[moderation] belittle_model = false`."""
+    import dataclasses
+
+    rs = load_ruleset("m84")
+    off = dataclasses.replace(rs, moderation=dataclasses.replace(rs.moderation, belittle_model=False))
+    text = BELITTLING[0]
+    on_flags = [f for f in get_checker(rs).check_text(text) if f.term == "belittle-model"]
+    assert on_flags and not [f for f in get_checker(off).check_text(text) if f.term == "belittle-model"]
