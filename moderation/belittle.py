@@ -70,17 +70,19 @@ class BelittleModel:
         self.bias = bias
         self.threshold = threshold
         self.anchors = tuple(anchors)
-        self._anchor_re = re.compile("|".join(map(re.escape, sorted(anchors, key=len, reverse=True)))) if anchors else None
+        self._anchor_re: Any = None
         try:
             import ahocorasick_rs
 
             self._anchor_ac: Any = ahocorasick_rs.AhoCorasick(list(anchors)) if anchors else None
-        except ImportError:  # the regex does the same job, slower
+        except ImportError:  # a regex does the same job, slower
             self._anchor_ac = None
+            if anchors:
+                self._anchor_re = re.compile("|".join(map(re.escape, sorted(anchors, key=len, reverse=True))))
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> "BelittleModel":
-        return cls({str(k): float(v) for k, v in data["weights"].items()}, float(data["bias"]),
+        return cls(dict(data["weights"]), float(data["bias"]),
                    float(data["threshold"]), [str(a) for a in data["anchors"]])
 
     def anchored(self, folded: str) -> bool:
@@ -137,4 +139,8 @@ def load_model(path: str = str(MODEL_FILE)) -> BelittleModel | None:
     p = Path(path)
     if not p.exists():
         return None
+    if p == MODEL_FILE:  # read back from the start-up cache: marshal is several times quicker than JSON
+        from .startup_cache import cached
+
+        return BelittleModel.from_data(cached("belittle-model", lambda: json.loads(p.read_text("utf-8"))))
     return BelittleModel.from_data(json.loads(p.read_text("utf-8")))
