@@ -93,7 +93,7 @@ class BelittleModel:
 
     def score(self, folded: str) -> float:
         w = self.weights
-        return self.bias + sum(w[g] for g in grams(folded) & w.keys())
+        return self.bias + sum(map(w.__getitem__, grams(folded) & w.keys()))
 
     def probability(self, folded: str) -> float:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(folded)))))

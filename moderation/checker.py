@@ -769,20 +769,21 @@ class Checker:
             base = starts[i]
             end = min(h.end - base, len(texts[i]))
             per[i].append(Hit(h.category, h.start - base, end, h.term))
-        anchored, folded = self._belittle_candidates(joined, starts)
-        return [self._flags_from_hits(t, hs, anchored=i in anchored,
-                                      folded=folded[starts[i]:starts[i] + len(t)] if folded is not None else None)
+        anchored, folded = self._belittle_candidates(texts)
+        return [self._flags_from_hits(t, hs, anchored=i in anchored, folded=folded[i] if folded else None)
                 for i, (t, hs) in enumerate(zip(texts, per))]
 
-    def _belittle_candidates(self, joined: str, starts: list[int]) -> tuple[set[int], str | None]:
-        """Which texts of a batch the belittling model could flag (they hold one of its anchors), and
-        the batch folded when folding kept every position (then each text's folded view is a slice)."""
+    def _belittle_candidates(self, texts: list[str]) -> tuple[set[int], list[str]]:
+        """Which texts of a batch the belittling model could flag (they hold one of its anchors),
+        found in one pass over the folded batch, and each text folded (for the score)."""
         model = self._belittle_model()
         if model is None:
-            return set(), None
-        f = normalize.fold(joined)
-        lines = model.anchored_lines(f.text, lambda i: bisect.bisect_right(starts, f.to_original(i)) - 1)
-        return lines, f.text if f.origin is None else None
+            return set(), []
+        folded = [normalize.fold_text(t) for t in texts]
+        sep = "\n\x00\n"
+        starts = list(itertools.accumulate((len(f) + len(sep) for f in folded[:-1]), initial=0))
+        lines = model.anchored_lines(sep.join(folded), lambda i: bisect.bisect_right(starts, i) - 1)
+        return lines, folded
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
                          folded: str | None = None) -> list[Flag]:
@@ -809,17 +810,16 @@ class Checker:
         scored = text
         for a, b in _reported(text):
             scored = scored[:a] + " " * (b - a) + scored[b:]
-        if scored is text and folded is not None:  # folding kept every position: the batch's slice serves
-            found = model.judge(folded, anchored=anchored)
-            if found is None:
-                return []
-            start, end = found.start, found.end
-        else:
-            f = normalize.fold(scored)
-            found = model.judge(f.text, anchored=anchored if scored is text else None)
-            if found is None:
-                return []
-            start, end = f.to_original(found.start), f.to_original(found.end)
+        flat = folded if folded is not None and scored is text else normalize.fold_text(scored)
+        if anchored is None:
+            anchored = model.anchored(flat)
+        if not anchored or model.score(flat) <= model.threshold:
+            return []  # most lines end here: the score needs no map back to positions
+        f = normalize.fold(scored)
+        found = model.judge(f.text, anchored=True)
+        if found is None:
+            return []
+        start, end = f.to_original(found.start), f.to_original(found.end)
         cues = "、".join(found.cues)
         return [self.flag(BELITTLE_CATEGORY, text, start, end, term="belittle-model",
                           note=f"belittling model: score {found.score:.1f} over {model.threshold:g}"

@@ -170,6 +170,11 @@ class Folded(NamedTuple):
         return src[k] if expanded[k] else src[k] + (i - at[k])
 
 
+def fold_text(text: str) -> str:
+    """The folded text alone, without the map back to positions: what a score needs."""
+    return text.translate(_tables()[0])
+
+
 def fold(text: str) -> Folded:
     """NFKC + lower case + traditional → simplified, keeping positions.
 
