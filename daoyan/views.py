@@ -8,6 +8,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from reports._text import clauses
+
 CARD_ZH = {"green": "绿牌", "blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
 CARD_STYLE = {"green": "green", "blue": "blue", "yellow": "yellow", "red": "bold red"}
 
@@ -67,7 +69,7 @@ def votes_view(a: Any) -> Group:
         for b in bad:
             shown = b.get("written_target") or b["target"] or ("弃权" if b["kind"] == "abstain" else "—")
             bt.add_row(str(b["floor"] or "—"), escape(b["voter"] or ""), b["kind"], escape(shown),
-                       escape("；".join(f"[{p['code']}] {p['message']}" for p in b["problems"])))
+                       escape(clauses(f"[{p['code']}] {p['message']}" for p in b["problems"])))
         parts.append(bt)
     parts.append(Text("未投票 not voted: " + ("、".join(v["not_voted"]) or "无")))
     if v.get("only_invalid"):

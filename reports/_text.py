@@ -139,3 +139,11 @@ def thread_url(base: str | None, tid: Any) -> str | None:
 def floor_label(floor: Any) -> str:
     f = as_int(floor)
     return f"#{f}" if f is not None else ""
+
+
+def clauses(parts: Any) -> str:
+    """Sentences joined into one with ；: each loses its own full stop first, so two problems
+    of one ballot never read 某某。；某某; the whole ends with a full stop if any part had one."""
+    items = [str(p).strip() for p in parts if p is not None and str(p).strip()]
+    kept = [k for k in (i.rstrip("。；;") for i in items) if k]
+    return "；".join(kept) + ("。" if any(i.endswith("。") for i in items) else "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ._text import CARD_ZH, KIND_ZH, card_key, clean, findpost_url, floor_label, fmt_time, num, safe_base, zone
+from ._text import CARD_ZH, KIND_ZH, card_key, clauses, clean, findpost_url, floor_label, fmt_time, num, safe_base, zone
 
 ZWJ = "\u200d"
 
@@ -103,7 +103,7 @@ def _invalid(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
         kind = KIND_ZH.get(clean(b.get("kind")), "投票")
         target = clean(b.get("target"))
         head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}（{kind}{'：' + inert(target) if target else ''}）"
-        why = "；".join(inert(p.get("message") or p.get("code")) for p in b.get("problems") or [] if isinstance(p, Mapping))
+        why = clauses(inert(p.get("message") or p.get("code")) for p in b.get("problems") or [] if isinstance(p, Mapping))
         lines.append(f"[*]{head.strip()}：{why or '无效'}")
     return lines
 
@@ -120,7 +120,7 @@ def _edit_notes(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
         notes = [p for p in b.get("problems") or [] if isinstance(p, Mapping) and p.get("code") in EDIT_CODES]
         if notes:
             head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}"
-            lines.append(f"[*]{head.strip()}：" + "；".join(inert(p.get("message") or p.get("code")) for p in notes))
+            lines.append(f"[*]{head.strip()}：" + clauses(inert(p.get("message") or p.get("code")) for p in notes))
     return lines
 
 

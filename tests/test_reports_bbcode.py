@@ -168,3 +168,12 @@ def test_json_is_stable_and_readable():
     shuffled = dict(reversed(list(a.items())))
     assert render_json(a) == render_json(shuffled)
     assert "包子" in render_json(a) and "\\u" not in render_json(a)
+
+
+def test_two_problems_of_one_ballot_read_as_one_sentence() -> None:
+    """A director pastes the announcement as it is: 不计。；按规则 would be a visible typo."""
+    from reports._text import clauses
+
+    assert clauses(["关门后发帖，不计。", "投票格式有误：缺少理由。"]) == "关门后发帖，不计；投票格式有误：缺少理由。"
+    assert clauses(x for x in ["甲", "乙"]) == "甲；乙"
+    assert clauses([]) == ""
