@@ -271,11 +271,12 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
     a.rules_subject = rules_subject(game, store)
-    deleted_ballots = deleted_ballot_warnings(gone_posts(store, d.vote_tid, game.timezone), rules=game.ruleset.vote,
+    gone = {tid: gone_posts(store, tid, game.timezone) for tid in set(d.tids.values())}
+    deleted_ballots = deleted_ballot_warnings(gone[d.vote_tid], rules=game.ruleset.vote,
                                               players=st.players, directors=game.directors, day=day)
     ballot_pids = {w["pid"] for w in deleted_ballots}
     gone_today = {p.pid: (role, p, when) for role, tid in d.tids.items()
-                  for p, when in gone_posts(store, tid, game.timezone) if p.pid not in ballot_pids}
+                  for p, when in gone[tid] if p.pid not in ballot_pids}
     a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
         + deleted_ballots + deleted_post_warnings(list(gone_today.values()), ruleset=game.ruleset, day=d, state=st,
                                                   activity=act) \
@@ -464,9 +465,8 @@ def seen_until(store: Store, tids: Any, tz: Any) -> datetime | None:
 
 def gone_posts(store: Store, tid: int, tz: Any) -> list[tuple[Post, datetime]]:
     """The thread's stored posts a scan found deleted on the forum, with when (in the game's zone)."""
-    rows = store.db.execute("select pid, gone_at from posts where tid=? and gone_at is not null", [tid]).fetchall()
-    when = {pid: datetime.fromisoformat(g).astimezone(tz) for pid, g in rows}
-    return [(p, when[p.pid]) for p in store.posts(tid, include_gone=True) if p.pid in when]
+    rows = store.db["posts"].rows_where("tid = ? and gone_at is not null", [tid], order_by="floor")
+    return [(Post.from_row(r), datetime.fromisoformat(r["gone_at"]).astimezone(tz)) for r in rows]
 
 
 def close_warnings(game: Game, day: int, by_role: dict[str, list[Post]]) -> list[dict[str, Any]]:
@@ -544,9 +544,10 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
         everything[role] = posts
     gone_at: dict[int, datetime] = {}
     for role, tid in game.day(day).tids.items():  # a post deleted after it was read still said what it said
-        for post, when in gone_posts(store, tid, game.timezone):
-            gone_at[post.pid] = when
-            everything[role] = [*everything.get(role, []), post]
+        deleted = gone_posts(store, tid, game.timezone)
+        gone_at.update((post.pid, when) for post, when in deleted)
+        if deleted:
+            everything[role] = [*everything.get(role, []), *(post for post, _ in deleted)]
     for role, posts in everything.items():
         for post in posts:
             if post.pid in seen:

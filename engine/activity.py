@@ -105,6 +105,11 @@ class DayActivity:
         return frozenset(p.player for p in self.players if p.out_at is not None)
 
 
+def _is_water_post(post: Post) -> bool:
+    """Meaningless filler with nothing attached: a post, but not a counted one."""
+    return is_water(post.text, post.smilies) and not (post.attachments or post.links)
+
+
 def _unique(posts_by_role: Mapping[str, Sequence[Post]], roles: Iterable[str]) -> list[tuple[str, Post]]:
     """Posts of the counted threads, each once (two roles may name one thread)."""
     seen: set[tuple[int, int]] = set()
@@ -143,8 +148,7 @@ def count_activity(posts_by_role: Mapping[str, Sequence[Post]], *, ruleset: Rule
         if why is None:
             name = roster[key]
             posts[name] += 1
-            if ruleset.activity.exclude_water and not (post.hidden or post.author_banned) \
-                    and is_water(post.text, post.smilies) and not (post.attachments or post.links):
+            if ruleset.activity.exclude_water and not (post.hidden or post.author_banned) and _is_water_post(post):
                 water[name] += 1
                 why = "water"
         if why is not None:
@@ -198,7 +202,7 @@ def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[
             continue
         if post.posted_at is None or not (day_activity.opens <= post.posted_at <= day_activity.at):
             continue
-        if is_water(post.text, post.smilies) and not (post.attachments or post.links):
+        if _is_water_post(post):
             found.setdefault(names[key], []).append(post)
     return {p: ps for p, ps in found.items() if len(ps) >= threshold}
 
@@ -220,7 +224,7 @@ def deleted_post_warnings(gone: Sequence[tuple[str, Post, datetime]], *, ruleset
         if name is None or post.posted_at is None or not (day.opens <= post.posted_at <= day.closes):
             continue
         where = ROLE_NAMES.get(role, role)
-        if ruleset.activity.exclude_water and is_water(post.text, post.smilies) and not (post.attachments or post.links):
+        if ruleset.activity.exclude_water and _is_water_post(post):
             effect = "此帖是纯水帖，本不计入发言数"
         elif role in ruleset.activity.count_in:
             effect = f"不计入发言数（现计{counted.get(name, 0)}帖，算上此帖{counted.get(name, 0) + 1}帖）"

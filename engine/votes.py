@@ -40,6 +40,7 @@ from gamedef.ruleset import Ruleset, VoteRules
 from parsers.ballot import ParsedBallot, Problem, parse_ballot
 from parsers.models import Post
 
+from .activity import ROLE_NAMES
 from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
@@ -713,7 +714,6 @@ def wrong_thread_warnings(posts: Sequence[tuple[str, Post]], *, rules: VoteRules
     """A warning for each ballot a player posted during the day in another of the day's threads
     (`posts` pairs the thread's role with the post): only the vote thread's ballots count (M84
     讨论结束时，未回复投票帖者将被判罚黄牌), so the director is told instead of it counting or vanishing."""
-    where = {"discussion": "讨论帖", "progress": "进程帖"}
     out = []
     for role, post in posts:
         if post.posted_at is None or not day.opens <= post.posted_at <= day.closes:
@@ -724,6 +724,6 @@ def wrong_thread_warnings(posts: Sequence[tuple[str, Post]], *, rules: VoteRules
         what = "弃权" if parsed.kind == "abstain" else f"投票对象“{parsed.written_target}”"
         out.append({"kind": "ballot_in_wrong_thread", "day": day.number, "player": parsed.voter, "pid": post.pid,
                     "floor": post.floor, "thread": role,
-                    "message": f"{parsed.voter}在{where.get(role, role)}第{post.floor}楼（{_hm(post.posted_at)}）发了一张票"
+                    "message": f"{parsed.voter}在{ROLE_NAMES.get(role, role)}第{post.floor}楼（{_hm(post.posted_at)}）发了一张票"
                                f"（{what}），只有投票帖里的票计入，此票不计；请导演提醒其到投票帖投票，或按规则处理。"})
     return out

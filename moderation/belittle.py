@@ -95,9 +95,6 @@ class BelittleModel:
         w = self.weights
         return self.bias + sum(map(w.__getitem__, grams(folded) & w.keys()))
 
-    def probability(self, folded: str) -> float:
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(folded)))))
-
     def anchored_lines(self, folded: str, line_of: Any) -> set[int]:
         """The lines of a batch (folded, lines found by `line_of(offset)`) that hold an anchor:
         one pass over the whole batch instead of one per line."""

@@ -336,7 +336,7 @@ def _reported(text: str) -> list[tuple[int, int]]:
     for m in _QUOTE.finditer(text):
         # reported: a reporting word just before, or right after a reported quotation (禁止“你妈”“孙子”)
         if _REPORTING.search(text, max(0, m.start() - 8), m.start()) or (
-                out and out[-1][1] <= m.start() and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
+                out and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
             out.append((m.start(), m.end()))
     return out
 

@@ -22,13 +22,13 @@ def command(game: str, day: int, at: str | None, as_json: bool, bbcode: bool) ->
     with store:
         a = analyze_day(g, store, day, moment, flags=False)
     r = a.reminder()
-    stale = [w["message"] for w in a.warnings if w.get("kind") == "stale_scan"]
-    for m in stale:
-        click.echo(f"daoyan: warning: {m}", err=True)
+    stale = [w for w in a.warnings if w.get("kind") == "stale_scan"]
+    for w in stale:
+        click.echo(f"daoyan: warning: {w['message']}", err=True)
     if as_json:
         # a script reading the JSON must see that the lists may miss the latest posts
         echo_json({**r.to_json(), "seen_until": a.seen_until.isoformat() if a.seen_until else None,
-                   "warnings": [w for w in a.warnings if w.get("kind") == "stale_scan"]})
+                   "warnings": stale})
     elif bbcode:
         click.echo(reminder_bbcode(r, escape_bbcode), nl=False)
     else:
