@@ -50,7 +50,7 @@ from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
-_LINK = re.compile(r"https?://[^\s<>\"'，。]+", re.I)
+_LINK = re.compile(r"https?://[^\s<>\"'，。]+|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
 
 
 @dataclass(frozen=True)
@@ -324,7 +324,11 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
 _QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"")
 _REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|原话|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|举例|举个例子|像|什么叫|算不算|这句)"
-                        r"(了|过|着|的是|我|你|他|她|道)?[:：,，\s]*$")
+                        r"(了|过|着|的是|我|你|他|她|道)?(一|这|那)?(句|声)?(话)?[:：,，\s]*$"
+                        r"|(那|这|一)(句|声)[:：,，\s]*$")
+# a quotation judged right after it (“出门被车撞”已经踩线了吧 / “卧槽”按规则要被罚) is reported, not said
+_JUDGED = re.compile(r"[\s,，]*((的|这个|这种|这类)(例子|说法)|这种话|这句话|这类话"
+                     r"|(已经|是不是|算不算|算|是|按规则|按规定|明显|也)?[^。！？!?\n]{0,4}(违规|踩线|犯规|要被罚|被罚|吃牌|该罚|判罚))")
 _QUOTE_JOIN = re.compile(r"[、,，\s]*(和|或|或者|以及|跟)?[、,，\s]*$")
 
 
@@ -335,7 +339,7 @@ def _reported(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for m in _QUOTE.finditer(text):
         # reported: a reporting word just before, or right after a reported quotation (禁止“你妈”“孙子”)
-        if _REPORTING.search(text, max(0, m.start() - 8), m.start()) or (
+        if _REPORTING.search(text, max(0, m.start() - 8), m.start()) or _JUDGED.match(text, m.end()) or (
                 out and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
             out.append((m.start(), m.end()))
     return out
