@@ -140,9 +140,28 @@ def forum_utf8():
     subprocess.run([str(DISCUZ / "stop"), home, "--rm"], capture_output=True)
 
 
+def _settle_charset(forum: Forum, timeout: float = 60.0) -> None:
+    """Wait until a GBK forum stores what is seeded as GBK. Right after `start --gbk` returns, the
+    first games seeded for a few seconds were seen stored undecoded (UTF-8 bytes in a GBK forum:
+    every page then reads as mojibake and no ballot parses); later seeds are right. A probe game is
+    seeded, its vote thread read back over HTTP, until the text comes back as written."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        g = seed_game(forum, votes=[{"key": "probe", "author": PLAYERS[0], "message": "投票对象：字符集探针"}])
+        page = httpx.get(f"{forum.url}forum.php?mod=viewthread&tid={g.vote}", timeout=20).content
+        if "字符集探针" in page.decode(forum.charset, "replace"):
+            return
+        if time.monotonic() > deadline:
+            _unavailable(f"the GBK forum still stores seeded text undecoded after {timeout:.0f} s")
+        time.sleep(1)
+
+
 @pytest.fixture(scope="session")
 def forum_gbk():
     f, home = _start(gbk=True)
+    _settle_charset(f)
     yield f
     subprocess.run([str(DISCUZ / "stop"), home, "--rm"], capture_output=True)
 
