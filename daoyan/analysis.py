@@ -20,7 +20,7 @@ from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
 from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings,
-                          wrong_thread_warnings)
+                          voter_statuses, wrong_thread_warnings)
 from parsers.models import Post
 
 from gamedef.gamefile import Event, Game
@@ -69,7 +69,9 @@ class DayAnalysis:
         return d
 
     def activity_json(self) -> dict[str, Any]:
-        d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        status = voter_statuses(self.votes, [p.player for p in self.activity.players])
+        d = activity_json(self.activity, self.penalties, [p for p, st in status.items() if st.voted],
+                          self.acceleration, vote_status=status)
         d["readings"] = self.game.ruleset.readings()
         final = not self.provisional  # a lurking card needs the whole day, read after close
         d["penalties_final"] = final
