@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -185,3 +186,120 @@ def test_the_commands_agree_on_a_ballot_after_going_out(scanned: Path, tmp_path:
     cell = html[html.index('<section id="activity"'):]
     cell = cell[cell.index("<td>寒露"):][:600]
     assert ("已投" in cell) is voted and ("出局后投票" in cell) is (not voted)
+
+
+# 3 ------------------------------------------------------------------------------------------------
+# A count made from a store that may miss the forum's latest posts says so, in text and in JSON.
+
+def stale_copy(scanned: Path, folder: Path, *, scanned_at: str, replies: int | None = None) -> Path:
+    """The demo game with its store as if last read at `scanned_at` (UTC), the vote thread's reply
+    count as the forum printed it then set to `replies`."""
+    for name in ("game.toml", "game.sqlite"):
+        shutil.copy(scanned.parent / name, folder / name)
+    con = sqlite3.connect(folder / "game.sqlite")
+    with con:
+        con.execute("update threads set scanned_at=?", [scanned_at])
+        if replies is not None:
+            con.execute("update threads set replies=?, replies_at=? where tid=22", [replies, scanned_at])
+    con.close()
+    return folder / "game.toml"
+
+
+VOTE_FLOORS = 23  # the demo's day-1 vote thread as scanned
+
+# (scanned_at UTC, vote thread replies, --at, the causes expected; day 1 closes 2026-11-11 22:00 +08:00)
+STALE = [
+    # the scan ran at 21:50 and the day closed at 22:00: the last ten minutes are unread
+    ("2026-11-11T13:50:00+00:00", None, None, ["scanned_before"]),
+    # the forum printed more floors than were stored during a reading that began before the close
+    ("2026-11-11T13:55:00+00:00", VOTE_FLOORS + 2, None, ["scanned_before", "forum_reported_more"]),
+    # counting at 21:58, three minutes after the scan: recent enough by time, but the forum said more
+    ("2026-11-11T13:55:00+00:00", VOTE_FLOORS + 2, "2026-11-11T21:58", ["forum_reported_more"]),
+    ("2026-11-11T13:55:00+00:00", VOTE_FLOORS - 1, "2026-11-11T21:58", []),
+    # read after the close: whatever the forum had more came after it
+    ("2026-11-11T14:05:00+00:00", VOTE_FLOORS + 2, None, []),
+]
+
+
+@pytest.mark.parametrize("scanned_at, replies, when, causes", STALE)
+def test_a_count_that_may_miss_posts_says_so(scanned: Path, tmp_path: Path, scanned_at: str, replies: int | None,
+                                             when: str | None, causes: list[str]) -> None:
+    """M84 投票: 在白天结束时，统计投票结果并公布; 004 投票规则: 投票截止时间是当天白天结束 … 时间以论坛发帖时间为准.
+    The count is of every ballot posted by the close; a store that has not read them all must not
+    print a normal-looking count. What it rests on is only what the store knows: when each thread's
+    last reading began, and the reply count the forum printed during it (no request is made)."""
+    path = stale_copy(scanned, tmp_path, scanned_at=scanned_at, replies=replies)
+    at_args = ("--at", when) if when else ()
+    for command in ("votes", "activity"):
+        js = run_json(command, path, "--day", 1, *at_args)
+        got = [w["cause"] for w in js["warnings"] if w["kind"] == "stale_scan"]
+        assert got == causes, command
+        text = run(command, path, "--day", 1, *at_args, env={"COLUMNS": "200"}).output
+        assert ("可能不全" in text) is bool(causes)
+        if causes:  # before the first count is read
+            assert text.index("可能不全") < text.index("第1天")
+    v = run_json("votes", path, "--day", 1, *at_args)
+    assert v["provisional"] is (bool(causes) or when is not None)
+    more = [w for w in v["warnings"] if w.get("cause") == "forum_reported_more"]
+    for w in more:
+        assert (w["forum_floors"], w["stored_floors"], w["thread"]) == (replies + 1, VOTE_FLOORS, "vote")
+        assert f"共{replies + 1}楼" in w["message"] and f"只有{VOTE_FLOORS}楼" in w["message"]
+    a = run_json("activity", path, "--day", 1, *at_args)
+    if causes:
+        assert a["penalties_final"] is False
+
+    # remind --json already carried `stale_scan`; it now carries the same warnings as votes
+    r = run("remind", path, "--day", 1, "--at", when or "2026-11-11T22:00", "--json")
+    assert [w["cause"] for w in json.loads(r.stdout)["warnings"]] == \
+        [w["cause"] for w in run_json("votes", path, "--day", 1, "--at", when or "2026-11-11T22:00")["warnings"]
+         if w["kind"] == "stale_scan"]
+
+    # the announcement: the command warns on stderr, the JSON has the warnings, the BBCode says 暂时结果
+    r = run("report", path, "--day", 1, *at_args, "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    assert ("可能不全" in r.stderr) is bool(causes) and "可能不全" not in r.stdout
+    data = json.loads((tmp_path / "out" / "day1.json").read_text("utf-8"))
+    assert [w["cause"] for w in data["warnings"] if w["kind"] == "stale_scan"] == causes
+    bb = (tmp_path / "out" / "day1.bbcode.txt").read_text("utf-8")
+    assert ("暂时结果" in bb) is (bool(causes) or when is not None)
+
+    # the card ledger rests on the same counts
+    r = run("cards", path, "--day", 1, "--json")
+    assert r.exit_code == 0, r.output
+    if when is None:
+        assert [w["cause"] for w in json.loads(r.stdout).get("warnings", [])] == causes
+        assert ("可能不全" in r.stderr) is bool(causes)
+
+
+def test_a_scan_records_when_its_reading_began_and_what_the_forum_counted(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the store holds is the forum as of when a thread's reading began: a post made while a
+    long thread is read may land on a page already read. Each thread keeps that moment
+    (`threads.scanned_at`) and the reply count the forum printed while it was read
+    (`threads.replies`, `replies_at`); after a whole scan the two agree with the floors stored."""
+    import daoyan.scan as scan_mod
+
+    class Ticking(datetime):
+        """A clock that moves a minute each time it is read, so a reading's start and end differ."""
+        t = datetime(2026, 12, 5, 8, 0, tzinfo=timezone.utc)
+
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+            cls.t += timedelta(minutes=1)
+            return cls.t.astimezone(tz) if tz else cls.t.replace(tzinfo=None)
+
+    with DemoForum() as forum:
+        path = fast_game(tmp_path, forum.base_url)
+        monkeypatch.setattr(scan_mod, "datetime", Ticking)
+        scan_game(load_game(path))
+        monkeypatch.undo()
+    con = sqlite3.connect(tmp_path / "game.sqlite")
+    rows = con.execute("select t.tid, t.scanned_at, t.replies, t.replies_at, "
+                       "(select count(*) from posts p where p.tid=t.tid and p.gone_at is null) "
+                       "from threads t where t.tid in (21, 22, 23, 24, 31, 32)").fetchall()
+    con.close()
+    assert len(rows) == 6
+    for tid, began, replies, replies_at, stored in rows:
+        assert began < replies_at, tid  # the moment kept is the start, not the end
+        assert replies + 1 == stored, tid
+    assert not [w for w in run_json("votes", path, "--day", 1)["warnings"] if w["kind"] == "stale_scan"]
