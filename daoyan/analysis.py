@@ -13,14 +13,14 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine.acceleration import Acceleration, acceleration
-from engine.activity import DayActivity, activity_json, count_activity, deleted_post_warnings, water_heavy
+from engine.activity import ROLE_NAMES, DayActivity, activity_json, count_activity, deleted_post_warnings, water_heavy
 from engine.cards import CardEntry, Ledger, entries_from_penalties, entry_from_manual, ledger, red_moments
 from engine.election import Election, elect_priest
 from engine.lurking import Penalty, day_record, lurking_penalties
 from engine.schedule import check_close, opening_post_close
 from engine.state import DayState, out_during, state_at, state_at_moment
 from engine.votes import (VoteCount, count_votes, deleted_ballot_warnings, only_invalid_warnings,
-                          wrong_thread_warnings)
+                          voter_statuses, wrong_thread_warnings)
 from parsers.models import Post
 
 from gamedef.gamefile import Event, Game
@@ -53,9 +53,16 @@ class DayAnalysis:
 
     @property
     def provisional(self) -> bool:
-        """Counts as of a moment before close, or from threads last read before close, can still change."""
+        """Counts as of a moment before close, or from threads last read before close, or from a
+        store that may miss posts the forum showed (`stale_scan`), can still change."""
         closes = self.game.day(self.day).closes
-        return self.at < closes or self.seen_until is None or self.seen_until < closes
+        return self.at < closes or self.seen_until is None or self.seen_until < closes \
+            or any(w.get("kind") == "stale_scan" for w in self.warnings)
+
+    @property
+    def stale(self) -> list[dict[str, Any]]:
+        """The warnings that the day's counts may miss posts (printed before any count)."""
+        return [w for w in self.warnings if w.get("kind") == "stale_scan"]
 
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
@@ -69,7 +76,9 @@ class DayAnalysis:
         return d
 
     def activity_json(self) -> dict[str, Any]:
-        d = activity_json(self.activity, self.penalties, self.votes.replied, self.acceleration)
+        status = voter_statuses(self.votes, [p.player for p in self.activity.players])
+        d = activity_json(self.activity, self.penalties, [p for p, st in status.items() if st.voted],
+                          self.acceleration, vote_status=status)
         d["readings"] = self.game.ruleset.readings()
         final = not self.provisional  # a lurking card needs the whole day, read after close
         d["penalties_final"] = final
@@ -277,7 +286,8 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     ballot_pids = {w["pid"] for w in deleted_ballots}
     gone_today = {p.pid: (role, p, when) for role, tid in d.tids.items()
                   for p, when in gone[tid] if p.pid not in ballot_pids}
-    a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day) + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
+    a.warnings = stale_warnings(a.seen_until, a.at, d.closes, day, thread_readings(store, d.tids, game.timezone)) \
+        + close_warnings(game, day, by_role) + only_invalid_warnings(votes, game.ruleset.vote) \
         + deleted_ballots + deleted_post_warnings(list(gone_today.values()), ruleset=game.ruleset, day=d, state=st,
                                                   activity=act) \
         + wrong_thread_warnings([(role, p) for role in ("discussion", "progress") for p in by_role.get(role, [])],
@@ -440,16 +450,67 @@ def vote_out_warning(day: int, ev: Event) -> dict[str, Any]:
 STALE_BEFORE_CLOSE = timedelta(minutes=10)  # before close, a scan this recent is as good as now
 
 
-def stale_warnings(seen: datetime | None, at: datetime, closes: datetime, day: int) -> list[dict[str, Any]]:
-    """A warning when the store was last read before the moment counted: after close, any scan older
-    than the close; before close, one more than STALE_BEFORE_CLOSE older than the moment."""
+@dataclass(frozen=True)
+class ThreadReading:
+    """What the store knows of how complete one thread's copy is, without asking the forum again."""
+
+    tid: int
+    role: str  # discussion | vote | progress | election
+    scanned_at: datetime | None  # when the last complete reading of the thread began
+    replies: int | None  # the reply count the forum printed during that reading (API, desktop page 1)
+    replies_at: datetime | None
+    stored: int  # floors stored and not gone
+
+
+def stale_warnings(seen: datetime | None, at: datetime, closes: datetime, day: int,
+                   readings: Any = ()) -> list[dict[str, Any]]:
+    """Warnings (`stale_scan`) that the counts may miss posts the forum has, from what the store
+    knows (no request to the forum is made to find out):
+
+    - `scanned_before`: the store was last read before the moment counted: after close, any scan
+      older than the close; before close, one more than STALE_BEFORE_CLOSE older than the moment;
+    - `forum_reported_more`: while a thread was read, the forum printed a reply count (the mobile
+      API's, or desktop page 1's 回复) above the floors stored — posts came in that no page read
+      held. Not when that reading began after the moment counted: everything up to it was read.
+    """
     until = min(at, closes)
-    if seen is not None and (seen >= closes or seen >= until - (STALE_BEFORE_CLOSE if until < closes else timedelta())):
-        return []
-    last = f"最后一次扫描在{seen:%m-%d %H:%M}" if seen else "当天的帖子还没有全部扫描过"
-    what = f"早于关门（{closes:%m-%d %H:%M}）" if until >= closes else f"早于统计时刻（{until:%m-%d %H:%M}）"
-    return [{"kind": "stale_scan", "day": day, "seen_until": seen.isoformat() if seen else None,
-             "message": f"{last}，{what}：之后的票和帖子没有读到，以下票数可能不全。请先运行 daoyan scan。"}]
+    out: list[dict[str, Any]] = []
+    if seen is None or not (seen >= closes or seen >= until - (STALE_BEFORE_CLOSE if until < closes else timedelta())):
+        last = f"最后一次扫描在{seen:%m-%d %H:%M}" if seen else "当天的帖子还没有全部扫描过"
+        what = f"早于关门（{closes:%m-%d %H:%M}）" if until >= closes else f"早于统计时刻（{until:%m-%d %H:%M}）"
+        out.append({"kind": "stale_scan", "cause": "scanned_before", "day": day,
+                    "seen_until": seen.isoformat() if seen else None,
+                    "message": f"{last}，{what}：之后的票和帖子没有读到，以下票数可能不全。请先运行 daoyan scan。"})
+    for r in readings:
+        if r.replies is None or r.replies + 1 <= r.stored:
+            continue
+        if r.scanned_at is not None and r.scanned_at >= until:
+            continue  # the floors it lacks came after the moment counted
+        where = f"{ROLE_NAMES.get(r.role, r.role)}（tid {r.tid}）"
+        when = f"{r.replies_at:%m-%d %H:%M}" if r.replies_at else "最后一次扫描时"
+        out.append({"kind": "stale_scan", "cause": "forum_reported_more", "day": day, "tid": r.tid, "thread": r.role,
+                    "forum_floors": r.replies + 1, "stored_floors": r.stored,
+                    "seen_until": r.scanned_at.isoformat() if r.scanned_at else None,
+                    "message": f"论坛在{when}显示{where}共{r.replies + 1}楼，数据库里只有{r.stored}楼："
+                               "扫描时已有帖子没有读到，以下票数和发言数可能不全。请先运行 daoyan scan。"})
+    return out
+
+
+def thread_readings(store: Store, tids: dict[str, int], tz: Any) -> list[ThreadReading]:
+    """For each of the day's threads (role → tid), what the store knows of its last reading."""
+    out = []
+    for role, tid in tids.items():
+        row = store.thread(tid) or {}
+
+        def when(key: str) -> datetime | None:
+            v = row.get(key)
+            return datetime.fromisoformat(v).astimezone(tz) if v else None
+
+        replies = row.get("replies")
+        out.append(ThreadReading(tid=tid, role=role, scanned_at=when("scanned_at"),
+                                 replies=int(replies) if replies is not None else None,
+                                 replies_at=when("replies_at"), stored=store.stored_floors(tid)))
+    return out
 
 
 def seen_until(store: Store, tids: Any, tz: Any) -> datetime | None:

@@ -18,8 +18,12 @@ def day_dict(a: DayAnalysis, *, remind: bool = False) -> dict:
 
 def write_day_reports(game: Game, store: Store, day: int, out: Path, at: datetime | None = None, *,
                       remind: bool = True) -> dict[str, Path]:
+    return write_analysis_reports(analyze_day(game, store, day, at), store, out, remind=remind)
+
+
+def write_analysis_reports(a: DayAnalysis, store: Store, out: Path, *, remind: bool = True) -> dict[str, Path]:
+    """The reports of a day already analysed (with its flags), the ledger synced first."""
     from reports import write_reports
 
-    a = analyze_day(game, store, day, at)
     sync_cards(store, a.card_entries)
     return write_reports(day_dict(a, remind=remind), out)

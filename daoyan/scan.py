@@ -101,6 +101,7 @@ class Scanner:
         self._login_gen = 0  # how many logins so far: a task whose request predates the last one just retries
         self._worker: ThreadPoolExecutor | None = None
         self._inserted = 0  # posts this scan stored first, in the thread being scanned
+        self._reported: tuple[str, int] | None = None  # (when, replies) the forum last printed for the thread
         # pages fetched but not yet read and stored, at most: a forum faster than the reading
         # cannot pile a whole thread's responses up in memory
         self._unread = asyncio.Semaphore(2 * game.forum.connections)
@@ -254,6 +255,8 @@ class Scanner:
         return _summary(tp)
 
     async def _save(self, f: Fetched, tp: ThreadPage, source: str) -> tuple[int, int]:
+        if tp.replies is not None:  # the API's thread.replies, desktop page 1's 回复 counter
+            self._reported = (datetime.now(timezone.utc).isoformat(timespec="seconds"), tp.replies)
         new, changed = await self._off_loop(self.store.save_page, f.url, f.status,
                                             f.headers.get("content-type", ""), self.client.scrubbed(f.content),
                                             tp, source)
@@ -274,7 +277,11 @@ class Scanner:
     async def _scan_thread(self, tid: int) -> ThreadScan:
         ts = ThreadScan(tid=tid)
         requests_before = int(self.client.stats.get("requests", 0))
+        # what the store holds is the forum as of when this reading began: a post made while a
+        # long thread is read may land on a page already read, so the end is no guarantee
+        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self._inserted = 0
+        self._reported = None
         known = self.store.thread(tid)
         before = self.store.post_keys(tid)
         self._html_seen = {}
@@ -358,9 +365,10 @@ class Scanner:
         fid = next((tp.fid for tp in html_pages.values() if tp.fid), (known or {}).get("fid"))
         ts.subject, ts.pages = subject, last_page
         ts.requests = int(self.client.stats.get("requests", 0)) - requests_before
+        reported = {"replies": self._reported[1], "replies_at": self._reported[0]} if self._reported else {}
         self.store.set_thread(tid=tid, subject=subject, fid=fid, last_page=last_page, per_page=per_page,
                               max_floor=max((k[0] for k in after.values()), default=0),
-                              api=int(bool(api_posts is not None)), complete=1)
+                              api=int(bool(api_posts is not None)), complete=1, scanned_at=started, **reported)
         return ts
 
     def _reread_whole(self, tid: int) -> bool:

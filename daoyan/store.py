@@ -105,7 +105,7 @@ class Store:
             }, pk=("pid", "rev"), if_not_exists=True)
             db["threads"].create({
                 "tid": int, "subject": str, "fid": int, "last_page": int, "per_page": int, "replies": int,
-                "max_floor": int, "api": int, "scanned_at": str, "complete": int,
+                "max_floor": int, "api": int, "scanned_at": str, "complete": int, "replies_at": str,
             }, pk="tid", if_not_exists=True)
             db["pages"].create({
                 "tid": int, "page": int, "source": str, "first_floor": int, "last_floor": int, "posts": int,
@@ -301,6 +301,10 @@ class Store:
         return _Tx(self.db.conn)
 
     # ------------------------------------------------------------ reading
+
+    def stored_floors(self, tid: int) -> int:
+        """How many of the thread's floors the store holds and the forum still shows (not gone)."""
+        return int(self.db.execute("select count(*) from posts where tid=? and gone_at is null", [tid]).fetchone()[0])
 
     def thread(self, tid: int) -> dict[str, Any] | None:
         rows = list(self.db["threads"].rows_where("tid = ?", [tid]))

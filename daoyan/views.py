@@ -85,15 +85,30 @@ def votes_view(a: Any) -> Group:
     return Group(*parts)
 
 
+def _voted_cell(p: dict[str, Any]) -> str:
+    """✓ only for a counted ballot; otherwise what the ballots were (出局后投票, 无效票, 票未计入) or ✗."""
+    if p["voted"]:
+        return "✓"
+    vote = p.get("vote") or {}
+    return "✗" if vote.get("status", "none") == "none" else f"✗ {vote.get('label', '')}"
+
+
 def activity_view(a: Any) -> Group:
     j = a.activity_json()
     t = Table(title=f"第{j['day']}天 发言统计 posts (加速 accelerated: {'是' if j.get('accelerated') else '否'})",
               title_justify="left")
     for col, just in (("玩家 player", "left"), ("发帖 posts", "right"), ("计入 counted", "right"), ("投票 voted", "center")):
         t.add_column(col, justify=just)
+    notes: list[Text] = []
     for p in j["players"]:
-        t.add_row(escape(p["player"]), str(p["posts"]), str(p["counted_posts"]), "✓" if p["voted"] else "✗")
-    parts: list[Any] = [t]
+        t.add_row(escape(p["player"]) + (f"（{p['out_at'][5:16].replace('T', ' ')} 出局）" if p.get("out_at") else ""),
+                  str(p["posts"]), str(p["counted_posts"]), _voted_cell(p))
+        vote = p.get("vote") or {}
+        if not p["voted"] and vote.get("problems"):  # what the ballots were, in the count's words
+            floors = "、".join(f"#{f}" if f is not None else "代投" for f in vote.get("floors") or [])
+            notes.append(Text(f"{p['player']} {floors} {vote.get('label', '')}："
+                              + clauses(q.get("message") or q.get("code") for q in vote["problems"])))
+    parts: list[Any] = [t, *notes]
     if j["penalties"]:
         final = j.get("penalties_final", True)
         pt = Table(title="潜水判罚 lurking penalties" + ("" if final else "（暂定 provisional：当天关门后还没有统计过）"),

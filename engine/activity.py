@@ -32,6 +32,7 @@ from .window import left_out
 
 if TYPE_CHECKING:
     from .acceleration import Acceleration
+    from .votes import VoterStatus
 
 THREAD_ROLES = ("discussion", "vote", "progress", "election")
 
@@ -164,16 +165,31 @@ def count_activity(posts_by_role: Mapping[str, Sequence[Post]], *, ruleset: Rule
 
 
 def activity_json(day_activity: DayActivity, penalties: Sequence[Any], voted: Iterable[str],
-                  acceleration: "Acceleration | None" = None) -> dict[str, Any]:
+                  acceleration: "Acceleration | None" = None, *,
+                  vote_status: "Mapping[str, VoterStatus] | None" = None) -> dict[str, Any]:
     """The `daoyan activity --json` shape of DESIGN.md, with the uncounted posts (and acceleration) beside it.
 
-    `penalties` are `engine.lurking.Penalty` (anything with `to_json()` or the four keys).
+    `penalties` are `engine.lurking.Penalty` (anything with `to_json()` or the four keys). `voted`
+    names the players with a counted ballot; with `vote_status` (`engine.votes.voter_statuses`)
+    `voted` comes from it, and each row also says what a player's uncounted ballots were (`vote`):
+    a ballot posted after going out is shown as that, never as a vote. A player who went out
+    during the day has `out_at`.
     """
     voted_set = set(voted)
+    rows = []
+    for p in day_activity.players:
+        row: dict[str, Any] = {"player": p.player, "posts": p.posts, "counted_posts": p.counted_posts,
+                               "voted": p.player in voted_set}
+        st = vote_status.get(p.player) if vote_status is not None else None
+        if st is not None:
+            row["voted"] = st.voted
+            row["vote"] = st.to_json()
+        if p.out_at is not None:
+            row["out_at"] = p.out_at.isoformat()
+        rows.append(row)
     out: dict[str, Any] = {
         "day": day_activity.day,
-        "players": [{"player": p.player, "posts": p.posts, "counted_posts": p.counted_posts,
-                     "voted": p.player in voted_set} for p in day_activity.players],
+        "players": rows,
         "penalties": [p.to_json() if hasattr(p, "to_json") else dict(p) for p in penalties],
         "uncounted": [u.to_json() for u in day_activity.uncounted],
         "window": {"opens": day_activity.opens.isoformat(), "closes": day_activity.closes.isoformat(),

@@ -162,7 +162,7 @@ class VoteCount:
     outcome: Outcome
     timeline: tuple[TimelinePoint, ...]
     margins: Margins
-    replied: tuple[str, ...]  # players with a ballot post inside the window (for lurking)
+    replied: tuple[str, ...]  # players with a ballot post inside the window, cast while in the game (for lurking)
     priest: str | None
     accelerated: bool
     closes: datetime
@@ -464,7 +464,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                                         "按规则集（whistle.ballot_counts = false）此票不计。"))
         if not vr.dead_can_vote and not alive(b.voter, t):
             when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
-            probs.append(Problem("voter_out", f"{b.voter}已{when}出局，不能投票，此票不计。"))
+            how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and b.voter in red_at and \
+                b.voter in mid_out and red_at[b.voter] <= mid_out[b.voter] else "出局"
+            dead = "" if b.proxy else "（出局后在投票帖发言即诈尸）"
+            probs.append(Problem("voter_out", f"{b.voter}已{when}{how}，不能投票，此票不计{dead}。"))
         if b.target is not None and not vr.dead_can_be_voted and not alive(b.target, t) and b.target in players:
             probs.append(Problem("target_out", f"投票对象“{b.target}”已出局，不能被投票，此票无效，须重新发帖更正。"))
 
@@ -524,7 +527,11 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                      f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。"))
 
         b.valid = not [c for c in b.codes if c not in NOTE_CODES]
-        if t is not None and opens <= t <= min(at, closes) and (b.valid or vr.invalid_counts_as_voted):
+        # a ballot posted once the voter was out is 诈尸, not an answer to the vote thread, whatever
+        # `invalid_counts_as_voted` says of an ordinary invalid ballot
+        cast_while_out = "voter_out" in b.codes
+        if t is not None and opens <= t <= min(at, closes) and not cast_while_out \
+                and (b.valid or vr.invalid_counts_as_voted):
             replied.add(b.voter)
         if not b.valid:
             continue
@@ -674,6 +681,69 @@ def _margins(tally: Sequence[TallyEntry], remaining: Sequence[str], weight_of: M
     return Margins(leader=lead.target if lead else None, leader_weight=lw,
                    runner_up=second.target if second else None, runner_up_weight=sw, to_tie=gap,
                    to_overtake=round(over, 6), remaining=tuple(remaining), remaining_weight=rem_w, decided=decided)
+
+
+VOTE_STATUS_ZH = {"counted": "已投", "after_out": "出局后投票（不计）", "not_counted": "票未计入",
+                  "invalid": "无效票", "none": "未投"}
+
+
+@dataclass(frozen=True)
+class VoterStatus:
+    """How one player's ballots of the day stand, for the activity table: `voted` is true only
+    with a ballot the count counts. The other states say what the ballots were instead:
+
+    - `after_out`: a ballot posted after the player went out (出局; M84 6(2) / 004 6(1) 诈尸) —
+      never counted and not an answer to the vote thread;
+    - `not_counted`: a valid ballot that stopped counting (its voter or its target went out);
+    - `invalid`: only invalid ballots (whether that answers the vote thread for the no-vote card
+      is the ruleset's `invalid_counts_as_voted`, shown as `replied`);
+    - `none`: no ballot.
+    """
+
+    player: str
+    status: str  # a key of VOTE_STATUS_ZH
+    replied: bool  # answered the vote thread while in the game (what the no-vote card reads)
+    floors: tuple[int | None, ...] = ()  # the floors behind the status (None: a proxy in the game file)
+    problems: tuple[Problem, ...] = ()  # why those ballots do not count
+
+    @property
+    def voted(self) -> bool:
+        return self.status == "counted"
+
+    @property
+    def label(self) -> str:
+        return VOTE_STATUS_ZH[self.status]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "label": self.label, "replied": self.replied, "floors": list(self.floors),
+                "problems": [p.to_json() for p in self.problems]}
+
+
+def voter_statuses(count: VoteCount, players: Sequence[str]) -> dict[str, VoterStatus]:
+    """Each of `players`' ballot state in `count`, so an activity table never shows a ballot the
+    count threw out (a ballot after going out above all) as a vote."""
+    replied = set(count.replied)
+    out: dict[str, VoterStatus] = {}
+    for name in players:
+        mine = [b for b in count.ballots if b.voter == name]
+        counted = [b for b in mine if b.counted]
+        after_out = [b for b in mine if not b.valid and "voter_out" in b.codes]
+        dropped = [b for b in mine if b.valid and not b.counted and b.replaced_by is None]
+        invalid = [b for b in mine if not b.valid]
+        if counted:
+            status, behind = "counted", counted
+        elif after_out:
+            status, behind = "after_out", after_out
+        elif dropped:
+            status, behind = "not_counted", dropped[-1:]
+        elif invalid:
+            status, behind = "invalid", invalid
+        else:
+            status, behind = "none", []
+        problems = tuple(p for b in behind for p in b.problems if status != "counted" and p.code not in NOTE_CODES)
+        out[name] = VoterStatus(player=name, status=status, replied=name in replied,
+                                floors=tuple(b.floor for b in behind), problems=problems)
+    return out
 
 
 def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ._text import (CARD_ORDER, CARD_ZH, CATEGORY_ZH, FLAG_STATE_ZH, KIND_ZH, as_int, card_key, card_zh,
-                    clean, clean_block, findpost_url, floor_label, fmt_duration, fmt_time, num, safe_base, thread_url, zone)
+                    clauses, clean, clean_block, findpost_url, floor_label, fmt_duration, fmt_time, num, safe_base, thread_url, zone)
 from .chart import build_chart
 
 _THREAD_ZH = {"discussion": "讨论帖", "vote": "投票帖", "progress": "进程帖", "election": "推举帖"}
@@ -114,7 +114,7 @@ def _remind(r: Any) -> dict[str, Any] | None:
             "not_voted": _names(r.get("not_voted")), "below": below}
 
 
-def _activity(activity: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _activity(activity: Mapping[str, Any], tz: Any = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     penalties = [{"player": clean(p.get("player")), "card": card_key(p.get("card")), "card_zh": card_zh(p.get("card")),
                   "rule": clean(p.get("rule")),
                   "reason": clean(p.get("reason")) + (f"（{clean(p.get('note'))}）" if clean(p.get("note")) else "")}
@@ -122,9 +122,17 @@ def _activity(activity: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[d
     by_player: dict[str, list[dict[str, Any]]] = {}
     for p in penalties:
         by_player.setdefault(p["player"], []).append(p)
-    rows = [{"player": clean(a.get("player")), "posts": num(a.get("posts")), "counted": num(a.get("counted_posts")),
-             "voted": a.get("voted"), "cards": by_player.get(clean(a.get("player")), [])}
-            for a in _maps(activity.get("players"))]
+    rows = []
+    for a in _maps(activity.get("players")):
+        vote = a.get("vote") if isinstance(a.get("vote"), Mapping) else {}
+        status = clean(vote.get("status"))
+        rows.append({"player": clean(a.get("player")), "posts": num(a.get("posts")), "counted": num(a.get("counted_posts")),
+                     "voted": a.get("voted"), "cards": by_player.get(clean(a.get("player")), []),
+                     # a ballot the count threw out (after going out above all) is named, never shown as 已投
+                     "vote_status": status if status in ("after_out", "not_counted", "invalid") else "",
+                     "vote_label": clean(vote.get("label")),
+                     "vote_note": clauses(clean(p.get("message") or p.get("code")) for p in _maps(vote.get("problems"))),
+                     "out_at": fmt_time(a.get("out_at"), tz) if a.get("out_at") else ""})
     return rows, penalties
 
 
@@ -213,7 +221,7 @@ def _view(a: Mapping[str, Any]) -> dict[str, Any]:
                         tz=tz, order=[clean(t.get("target")) for t in tally], lock=votes.get("lock_starts"))
     colours = {s.target: s.colour for s in chart.series}
     rows = _ballot_rows(ballots, links, tz)
-    act_rows, penalties = _activity(activity)
+    act_rows, penalties = _activity(activity, tz)
     outcome = votes.get("outcome") if isinstance(votes.get("outcome"), Mapping) else {}
     election = a.get("election") if isinstance(a.get("election"), Mapping) else None
     uncounted = [{"floor": floor_label(u.get("floor")), "url": links.post(u, "discussion"),

@@ -55,7 +55,15 @@ def echo_json(data: Any) -> None:
 day_option = click.option("--day", "day", type=int, required=True, help="The game day (1, 2, …).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (the shape in DESIGN.md).")
 at_option = click.option("--at", "at", default=None, help="Count as of this local time (default: the day's close).")
-__all__ = ["open_game", "parse_at", "check_day", "echo_json", "day_option", "json_option", "at_option", "GameFileError"]
+__all__ = ["open_game", "parse_at", "check_day", "echo_json", "day_option", "json_option", "at_option", "GameFileError",
+           "warn_stale"]
+
+
+def warn_stale(a: Any) -> None:
+    """The day's `stale_scan` warnings on stderr, for commands whose stdout is a count, a file list
+    or a post to paste: whoever reads it must know the count may miss the forum's latest posts."""
+    for w in a.stale:
+        click.echo(f"daoyan: warning: {w['message']}", err=True)
 
 
 def show_day(game_path: str, day: int, at: str | None, as_json: bool, to_json, view) -> None:  # type: ignore[no-untyped-def]

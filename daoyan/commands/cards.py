@@ -8,7 +8,7 @@ from ..analysis import analyze_day
 from ..ownership import scanned_days
 from ..store import sync_cards
 from ..views import cards_view
-from ._common import echo_json, json_option, open_game
+from ._common import echo_json, json_option, open_game, warn_stale
 
 
 def _last_scanned(g, store) -> int:  # type: ignore[no-untyped-def]
@@ -28,6 +28,9 @@ def command(game: str, day: int | None, as_json: bool) -> None:
         a = analyze_day(g, store, day or _last_scanned(g, store), flags=False)
         sync_cards(store, a.card_entries)
     data = a.ledger.to_json() if a.ledger else {}
+    warn_stale(a)  # lurking cards rest on post counts the store may not have in full
+    if a.stale:
+        data["warnings"] = a.stale
     if as_json:
         echo_json(data)
     else:

@@ -5,7 +5,7 @@ import click
 
 from ..analysis import analyze_day
 from ..bbcode import escape_bbcode
-from ._common import day_option, echo_json, json_option, open_game, parse_at
+from ._common import day_option, echo_json, json_option, open_game, parse_at, warn_stale
 from engine.remind import reminder_bbcode
 
 
@@ -22,13 +22,11 @@ def command(game: str, day: int, at: str | None, as_json: bool, bbcode: bool) ->
     with store:
         a = analyze_day(g, store, day, moment, flags=False)
     r = a.reminder()
-    stale = [w for w in a.warnings if w.get("kind") == "stale_scan"]
-    for w in stale:
-        click.echo(f"daoyan: warning: {w['message']}", err=True)
+    warn_stale(a)
     if as_json:
         # a script reading the JSON must see that the lists may miss the latest posts
         echo_json({**r.to_json(), "seen_until": a.seen_until.isoformat() if a.seen_until else None,
-                   "warnings": stale})
+                   "warnings": a.stale})
     elif bbcode:
         click.echo(reminder_bbcode(r, escape_bbcode), nl=False)
     else:

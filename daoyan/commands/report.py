@@ -5,8 +5,9 @@ from pathlib import Path
 
 import click
 
-from ..reporting import write_day_reports
-from ._common import at_option, day_option, open_game, parse_at
+from ..analysis import analyze_day
+from ..reporting import write_analysis_reports
+from ._common import at_option, day_option, open_game, parse_at, warn_stale
 
 
 @click.command("report")
@@ -19,6 +20,8 @@ def command(game: str, day: int, at: str | None, out: str | None) -> None:
     """Write dayN.bbcode.txt, dayN.html and dayN.json."""
     g, store = open_game(game)
     with store:
-        paths = write_day_reports(g, store, day, Path(out) if out else g.path.parent / "reports", parse_at(g, at))
+        a = analyze_day(g, store, day, parse_at(g, at))
+        paths = write_analysis_reports(a, store, Path(out) if out else g.path.parent / "reports")
+    warn_stale(a)  # the announcement says 暂时结果; the director is told why before pasting it
     for kind, p in paths.items():
         click.echo(f"{kind}: {p}")

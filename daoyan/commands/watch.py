@@ -10,7 +10,7 @@ import click
 
 from ..analysis import analyze_day
 from gamedef.errors import DaoyanError, ForumError, LoginFailed
-from ..reporting import day_dict, write_day_reports
+from ..reporting import day_dict, write_analysis_reports
 from ..scan import ScanIncomplete, scan_game, stored_lines
 from ..records import with_records
 from ..store import Store
@@ -77,10 +77,12 @@ def command(game: str, day: int, every: str, out: str | None, rounds: int | None
                 gr = with_records(g, store)
                 a = analyze_day(gr, store, day, at)
                 cur = day_dict(a, remind=True)
-                write_day_reports(gr, store, day, folder, at, remind=True)
+                write_analysis_reports(a, store, folder, remind=True)
             click.echo(f"[{now:%H:%M:%S}] round {n}: {scanned}")
             for line in stored:
                 click.echo("  " + (line if line.startswith("note: ") else "stored: " + line))
+            for w in a.stale:  # this round's counts may miss posts the forum already showed
+                click.echo("  注意 warning: " + w["message"])
             for line in changes(prev, cur):
                 click.echo("  " + line)
             click.echo("  " + summary(cur))
