@@ -55,6 +55,8 @@ FIRES = [
     ("assistant", "我的场外也说豆浆是狼"),
     ("oppose_director", "我不同意导演对这个技能的解释"),
     ("emotional", "气哭了，你们随便投吧"),
+    ("mockery", "你也太菜了吧"),
+    ("alt_account", "一看就知道是你"),
 ]
 
 CLEAN = [
@@ -70,6 +72,10 @@ CLEAN = [
     "天冷了，出门穿件马甲",
     "今天在上班，晚点再看",
     "要是我是狼，我会先刀守护",
+    "我太菜了，刚看懂结算顺序",                  # 2(4) is about 其他玩家: running oneself down is not mockery
+    "现在一看他已经连发五帖了",                  # 一看 + a name is not 一看就知道是他
+    "关于替补的问题我不讨论，规则不让",
+    "规则写着不能反对判罚，大家注意",
 ]
 
 # reporting: someone else's words in quotation marks, introduced by a measure of speech (说了句“…”)
