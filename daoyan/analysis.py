@@ -50,6 +50,7 @@ class DayAnalysis:
     warnings: list[dict[str, Any]] = field(default_factory=list)  # e.g. a close time the rule post disagrees with
     seen_until: datetime | None = None  # the oldest last read of the day's threads: posts after it are unseen
     rules_subject: str = ""  # the subject of the game's scanned rule thread (规则帖), if any
+    sent_off: dict[str, datetime] = field(default_factory=dict)  # taken out by a red card mid-day (004)
 
     @property
     def provisional(self) -> bool:
@@ -235,6 +236,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     flagged = accepted_flag_cards(store, game, day)
     ejected_on: dict[str, int] = {}
     inferred_outs: list[tuple[int, Event]] = []
+    sent_off_today: dict[str, datetime] = {}
     result = None
     for earlier in game.days:
         if earlier.number > day:
@@ -255,6 +257,8 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
                 if game.ruleset.cards.red_resolves == "before_vote" else {}
             st, votes, election, act, acc, by_role = _one_day(game, store, n, when, ejected_before=ejected_on,
                                                               ejected=reds, sent_off=early)
+            if n == day:
+                sent_off_today = early
             if early:
                 rec = day_record(act, accelerated=acc.accelerated, voted=votes.replied, whistled=st.whistled,
                                  excused=st.excused)
@@ -279,6 +283,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a = DayAnalysis(game=game, day=day, at=at or d.closes, state=st, votes=votes, election=election, activity=act,
                     acceleration=acc, penalties=penalties, posts=by_role, history=history)
     a.seen_until = seen_until(store, d.tids.values(), game.timezone)
+    a.sent_off = sent_off_today
     a.rules_subject = rules_subject(game, store)
     gone = {tid: gone_posts(store, tid, game.timezone) for tid in set(d.tids.values())}
     deleted_ballots = deleted_ballot_warnings(gone[d.vote_tid], rules=game.ruleset.vote,
@@ -297,7 +302,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.warnings += event_day_warnings(game, day, votes)
     a.warnings += rename_warnings(game, store)
     if flags:
-        a.flags = day_flags(game, store, day, by_role, act)
+        a.flags = day_flags(game, store, day, by_role, act, sent_off=sent_off_today)
     entries += [e for e in manual if e.day <= day]
     entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
@@ -577,14 +582,19 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
 
 
 def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None,
-              activity: DayActivity | None = None) -> list[dict[str, Any]]:
+              activity: DayActivity | None = None, *, sent_off: dict[str, datetime] | None = None) -> list[dict[str, Any]]:
     """Speech and posting flags of the day's threads (and of posts made that day in the rule thread
     and older days' threads), each with its id and the director's decision. Who is out is judged at
-    each post's own moment."""
+    each post's own moment; `sent_off`: players a red card took out in the middle of this day (004:
+    白天红牌罚下在被投票出局之前), whose later posts are 诈尸 like any out player's."""
     from moderation.checker import get_checker
 
-    if by_role is None:  # called on its own: who went out by an earlier day's vote is judged as votes judge it
-        game = with_vote_outs(game, store, day)
+    if by_role is None:  # called on its own: who went out (by an earlier day's vote, by a red card) as the counts judge it
+        try:
+            counted = analyze_day(game, store, day, flags=False)
+            game, sent_off = counted.game, {**counted.sent_off, **(sent_off or {})}
+        except StoreError:
+            pass
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
     checker = get_checker(game.ruleset)
     players = {normalize_name(p): p for p in game.players}
@@ -619,7 +629,8 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                 continue  # directors use red and big fonts by right; spectators are not in the game
             st = state_at_moment(game, post.posted_at, day) if post.posted_at else state_at(game, day)
             name = players[key]
-            dead = name in st.out
+            dead = name in st.out or (name in (sent_off or {}) and post.posted_at is not None
+                                      and post.posted_at > (sent_off or {})[name])
             whistled = name in st.whistled
             for f in checker.check_post(post, game.ruleset, whistled=whistled, dead=dead, is_director=False):
                 j = f.to_json()

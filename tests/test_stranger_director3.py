@@ -303,3 +303,21 @@ def test_a_scan_records_when_its_reading_began_and_what_the_forum_counted(tmp_pa
         assert began < replies_at, tid  # the moment kept is the start, not the end
         assert replies + 1 == stored, tid
     assert not [w for w in run_json("votes", path, "--day", 1)["warnings"] if w["kind"] == "stale_scan"]
+
+
+# 4 ------------------------------------------------------------------------------------------------
+# A post after a red card that took its author out in the middle of the day is 诈尸 in `check` too.
+
+@pytest.mark.parametrize("preset, dead, rule", [
+    ("004", True, O04_RED + "; 004 违规判定 6(1): 已出局角色在讨论帖、投票帖、进程帖中发言（即“诈尸”）"),
+    ("m84", False, M84_RED),
+])
+def test_a_post_after_a_red_card_mid_day_is_a_dead_post_where_the_card_takes_effect_at_once(
+        scanned: Path, tmp_path: Path, preset: str, dead: bool, rule: str) -> None:
+    path = variant(scanned, tmp_path, lambda t: t.replace('ruleset = "m84"', f'ruleset = "{preset}"') + RED_CARD)
+    c = run_json("check", path, "--day", 1)
+    flags = c["flags"] if isinstance(c, dict) else c
+    late = [f for f in flags if f["author"] == "寒露" and f["category"] == "dead_post"]
+    assert bool(late) is dead, rule
+    if dead:
+        assert 14 in {f["floor"] for f in late if f["thread"] == "vote"}
