@@ -74,7 +74,7 @@ def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
         return set()
     out: set[str] = set()
     full = "".join(py)
-    if len(term) >= 2 or len(full) >= 4:
+    if (len(term) >= 2 or len(full) >= 4) and full not in ENGLISH_WORDS:
         out.add(full)
     ini = "".join(p[0] for p in py)
     if initials_ok and len(term) >= 2 and (len(ini) >= 3 or ini not in COMMON_ABBREVIATIONS):
@@ -102,6 +102,10 @@ def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
 
 
 _TRIPLE = re.compile(r"(.)\1\1")
+# all-Latin spellings of lexicon terms that are everyday English words (every term's spellings were
+# checked once against an English word list; rare words such as tama or kuba stay spellings): a
+# post in English (the vote I made) is not 妈的
+ENGLISH_WORDS = frozenset({"made", "rile", "rita", "chaw", "gyp"})
 NUMERALS = dict(zip("零一二三四五六七八九", "0123456789"))
 
 

@@ -24,7 +24,7 @@ from moderation.checker import lint_record
 
 ROUNDS = [tomllib.loads((Path(__file__).parent / "data" / name).read_text("utf-8"))
           for name in ("moderation_batches.toml", "moderation_batches2.toml", "moderation_batches3.toml",
-                       "moderation_batches4.toml")]
+                       "moderation_batches4.toml", "moderation_batches5.toml")]
 RULESET = load_ruleset("m84")
 # violations still missed, each named: sarcastic concern (你没事吧) is as often sincere, and the
 # rest of the line (逻辑全靠猜的) is not a verdict a construction can hold without flagging analysis
@@ -37,7 +37,24 @@ KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全�
                 # blame with no loss or fault word (这种局面 … 要问责的): 问责 is everyday news language
                 "这种局面，首当其冲要问责的就是守卫",
                 # a grievance about being scolded (被骂了一整天，那你呢) names no loss and no fault
-                "我投错一次就被骂了一整天，那你呢"}
+                "我投错一次就被骂了一整天，那你呢",
+                # round 5 (lexicon round 6), left: a habit named without a name (这习惯我只在一个人那里见过);
+                # a past game without a game word (上回当丘比特); sincerity read in English or 川渝
+                # (掏心掏肺 … 不是人了); a vulgar word of another category (屌 is vulgar_body); a word
+                # broken by a dot (小.号) where the dot may end a sentence; pinyin inside a pattern's
+                # words (jie秘, che, Dao演) and an emoji inside 导演; emoji standing for a character
+                # (🐴, 🐷, 🐶, 🌿, 🍳)
+                "今天我出煎饼。理由一：D2他全程划水；理由二：每句话结尾都带个嘛，这习惯我只在一个人那里见过，那人当狼就爱这么说，懂的都懂。",
+                "你上回当丘比特连了俩狼，这回可别再整那一出了。",
+                "蛋挞 sounded so genuinely upset, no wolf fakes that. Town read.",
+                "他都恁个掏心掏肺了，我还怀疑他就不是人了。",
+                "屌，你又投我？", "柒头，你跳咩预言家啊。",
+                "你知道我都不太会刀人的啦，所以我这把不可能是狼。",
+                "6号是小.号吧，换了ID也改不掉那股味。",
+                "不信我？等jie秘你就知道了。", "瞎带节奏的，出门让che给撞了。", "Dao演亲口跟我说的，懂的都懂。",
+                "【导🎬演私信】你的查验对象为狼人阵营。",
+                "这口🍳我背定了，今天听我的出5号。", "你🐴的，连票型都不看就开冲？", "舔🐶9号实锤了，2号说啥你都喊对。",
+                "🐷脑子吧你，金水都能投出去。", "卧🌿，7号居然是铁狼。", "r了🐶，又是平安夜。"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]
@@ -54,6 +71,8 @@ KNOWN_OTHER = {"导演说的规则解释在6L，大家去看": {"emotional"}, "�
                "导演说过的话都在规则帖里": {"director_talk"},
                # 替补 as a word in a rule's name (the category's veto wants a verb of talking)
                "替补规则在规则帖里": {"substitute"},
+               # literary analysis likening a player to a sheep among the flock reads to the model as a sneer
+               "狼者，伏于暗处；观五号之言，如羊处群中，不似狼也。": {"mockery"},
                }
 
 
