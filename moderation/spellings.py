@@ -193,6 +193,25 @@ def sound_spellings(term: str, lookalike: dict[str, str]) -> set[str]:
     return out
 
 
+def rebus_spellings(term: str, rebus: dict[str, str]) -> set[str]:
+    """A term with characters written as the emoji that stand for them by picture or by sound
+    (你🐴的, 🐷脑子, 卧🌿, 舔🐶): each such character alone, and all of them at once. A term of one
+    character has none (🐷 alone is a pig, not an insult)."""
+    if len(term) < 2:
+        return set()
+    slots = [(i, rebus[c]) for i, c in enumerate(term) if rebus.get(c)]
+    out: set[str] = set()
+    for i, emoji in slots:
+        out |= {term[:i] + e + term[i + 1:] for e in emoji}
+    if len(slots) > 1:
+        firsts = list(term)
+        for i, emoji in slots:
+            firsts[i] = emoji[0]
+        out.add("".join(firsts))
+    out.discard(term)
+    return {s for s in out if any(not ("\u3400" <= ch <= "\u9fff") for ch in s)}
+
+
 ORDINARY_FREQ = 30000  # geometric mean of jieba frequencies above which a run of words is ordinary text
 
 
