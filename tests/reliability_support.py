@@ -75,3 +75,25 @@ def one_line_exit_2(r) -> str:
     err = r.stderr.strip()
     assert err.startswith("daoyan: ") and "\n" not in err and "Traceback" not in r.output, err
     return err
+
+
+def scanned_demo(folder: Path) -> Path:
+    """The demo game scanned once after both days closed (its game file; the store beside it)."""
+    from daoyan.demo.server import DemoForum
+    from daoyan.scan import scan_game
+    from gamedef.gamefile import load_game
+
+    with DemoForum() as forum:
+        path = fast_game(folder, forum.base_url)
+        scan_game(load_game(path))
+    return path
+
+
+def game_variant(scanned: Path, folder: Path, edit) -> Path:  # type: ignore[no-untyped-def]
+    """A copy of a scanned game's file (and its store) in `folder`, its text changed by `edit`."""
+    import shutil
+
+    shutil.copy(scanned.with_suffix(".sqlite"), folder / "game.sqlite")
+    p = folder / "game.toml"
+    p.write_text(edit(scanned.read_text("utf-8")), "utf-8")
+    return p

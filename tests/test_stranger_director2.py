@@ -18,7 +18,7 @@ from daoyan.demo.server import DemoForum
 from daoyan.scan import scan_game
 from gamedef.gamefile import load_game
 
-from .reliability_support import fast_game
+from .reliability_support import fast_game, game_variant, scanned_demo
 
 
 def run(*args: object):  # type: ignore[no-untyped-def]
@@ -34,19 +34,10 @@ def run_json(*args: object) -> dict:
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo game scanned once after both days closed; variants of its game file share the store."""
-    out = tmp_path_factory.mktemp("director2")
-    with DemoForum() as forum:
-        path = fast_game(out, forum.base_url)
-        scan_game(load_game(path))
-    return path
+    return scanned_demo(tmp_path_factory.mktemp("director2"))
 
 
-def variant(scanned: Path, folder: Path, edit) -> Path:  # type: ignore[no-untyped-def]
-    """A copy of the game file (and its store), its text changed by `edit`."""
-    shutil.copy(scanned.with_suffix(".sqlite"), folder / "game.sqlite")
-    p = folder / "game.toml"
-    p.write_text(edit(scanned.read_text("utf-8")), "utf-8")
-    return p
+variant = game_variant
 
 
 def without_events(text: str) -> str:

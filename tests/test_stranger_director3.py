@@ -23,7 +23,7 @@ from gamedef.gamefile import Day, load_game
 from gamedef.ruleset import load_ruleset
 from parsers.models import Post
 
-from .reliability_support import fast_game
+from .reliability_support import fast_game, game_variant, scanned_demo
 
 
 def run(*args: object, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
@@ -136,18 +136,10 @@ def test_an_invalid_ballot_is_not_shown_as_a_vote() -> None:
 
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("director3")
-    with DemoForum() as forum:
-        path = fast_game(out, forum.base_url)
-        scan_game(load_game(path))
-    return path
+    return scanned_demo(tmp_path_factory.mktemp("director3"))
 
 
-def variant(scanned: Path, folder: Path, edit) -> Path:  # type: ignore[no-untyped-def]
-    shutil.copy(scanned.with_suffix(".sqlite"), folder / "game.sqlite")
-    p = folder / "game.toml"
-    p.write_text(edit(scanned.read_text("utf-8")), "utf-8")
-    return p
+variant = game_variant
 
 
 LEFT = "2026-11-10T22:00:00"  # ten minutes before 寒露's ballot (#14, 22:10:40)
