@@ -76,6 +76,7 @@ class BelittleModel:
         self.anchors = tuple(anchors)
         self._anchor_re: Any = None
         self._bound: Any = None
+        self._anchor_literals: Any = None
         try:
             import ahocorasick_rs
 
@@ -142,6 +143,15 @@ class BelittleModel:
     def anchored_lines(self, folded: str, line_of: Any) -> set[int]:
         """The lines of a batch (folded, lines found by `line_of(offset)`) that hold an anchor:
         one pass over the whole batch instead of one per line."""
+        if self.anchors and all(self.anchors) and "\n" not in "".join(self.anchors):
+            # every occurrence of every anchor (Hyperscan, its database kept in the start-up cache;
+            # Aho-Corasick without it): a line holding an anchor holds one of them, as it holds
+            # a match of the search below, which no anchor can carry across a newline
+            if self._anchor_literals is None:
+                from .prefilter import Literals
+
+                self._anchor_literals = Literals(list(self.anchors), "belittle-anchors")
+            return {line_of(start) for _, start, _ in self._anchor_literals.find(folded)}
         if self._anchor_ac is not None:
             return {line_of(start) for _, start, _ in self._anchor_ac.find_matches_as_indexes(folded)}
         if self._anchor_re is None:

@@ -45,7 +45,7 @@ from .normalize import Views, views
 from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed
-from .startup_cache import cached
+from .startup_cache import cached, paused_gc
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
@@ -306,7 +306,8 @@ UNION_SETS = 8  # distinct pattern sets a category's unions are compiled for
 
 @lru_cache(maxsize=1)
 def _engine() -> _Engine:
-    return _Engine(load_lexicon())
+    with paused_gc():  # a few hundred thousand objects that live as long as the process, no cycles
+        return _Engine(load_lexicon())
 
 
 _SENTENCE_ENDS = "。!?;！？；"
