@@ -790,6 +790,10 @@ class Checker:
         texts = list(texts)
         if whistled and self.whistle_enabled:
             return [self.whistle_flags(t) for t in texts]
+        with paused_gc():  # as in `hits`: the model's sets and the flags make no cycles either
+            return self._check_batch(texts)
+
+    def _check_batch(self, texts: list[str]) -> list[list[Flag]]:
         sep = _BATCH_SEP
         starts: list[int] = []
         pos = 0
