@@ -472,7 +472,9 @@ class Checker:
             self._raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
             self._raw_prefilters.append(_LINK)
         # a raw pattern with required literals runs only on the lines that hold one of them
-        self._raw_literals = [required_literals(p.regex) for p in self._raw]
+        raw = [(p.source, int(p.regex.flags)) for p in self._raw]
+        self._raw_literals = cached("raw-literals", lambda: [required_literals(p.regex) for p in self._raw],
+                                    extra=hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest())
         # and, where Hyperscan runs, only on the lines it saw the pattern on
         self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
 

@@ -337,11 +337,23 @@ def _is_gap(c: str) -> bool:
 @lru_cache(maxsize=1)
 def _gap_table() -> list[int | None]:
     """A `str.translate` table deleting what the gap class matches, below _GAP_TABLE_SIZE."""
-    gaps = cached("gap-table", lambda: [i for i in range(_GAP_TABLE_SIZE) if _is_gap(chr(i))])
+    runs = cached("gap-runs", _gap_runs)
     table: list[int | None] = list(range(_GAP_TABLE_SIZE))  # a code point keeps its character
-    for i in gaps:
-        table[i] = None
+    for start, end in runs:  # the gaps come in runs (punctuation, symbol and emoji blocks)
+        table[start:end] = [None] * (end - start)
     return table
+
+
+def _gap_runs() -> list[tuple[int, int]]:
+    """The gap class below _GAP_TABLE_SIZE as (start, end) runs of code points."""
+    runs: list[tuple[int, int]] = []
+    for i in range(_GAP_TABLE_SIZE):
+        if _is_gap(chr(i)):
+            if runs and runs[-1][1] == i:
+                runs[-1] = (runs[-1][0], i + 1)
+            else:
+                runs.append((i, i + 1))
+    return runs
 
 
 class Dense:
