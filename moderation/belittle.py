@@ -12,6 +12,13 @@ with its sources and cross-validated figures.
 A post is scored only when it holds one of the model's anchors: strongly weighted n-grams that
 are rare in ordinary prose. That keeps the cost to the few lines that could score; the anchors
 were chosen so that nearly every belittling post of the training material holds one.
+
+In a batch (`over_threshold`), an anchored post's full set of n-grams is made only where an
+upper bound of its score does not settle it: the bias, its single characters' weights and, of
+its longer n-grams, only those that weigh for (an Aho-Corasick pass finds them; on prose they
+are few). Ordinary prose holding an anchor scores far under the threshold, mostly through pairs
+and triples that weigh against, so the bound settles nearly all of it; the score decides the
+rest, so the flags are the score's.
 """
 from __future__ import annotations
 
