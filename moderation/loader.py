@@ -79,8 +79,11 @@ def _codes() -> "dict[tuple[str, int], tuple]":
     if _CODES is None:
         import hashlib
 
-        from .startup_cache import cached
+        from .startup_cache import cache_dir, cached
 
+        if cache_dir() is None:  # nothing kept: each regex is compiled when first used, as before
+            _CODES = {}
+            return _CODES
         keys = list(_REGISTERED)
         digest = hashlib.sha256(repr(keys).encode("utf-8", "surrogatepass")).hexdigest()
         got = cached("regex-code", lambda: [(k, _regex_code(*k)) for k in keys], extra=digest)
