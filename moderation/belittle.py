@@ -12,6 +12,13 @@ with its sources and cross-validated figures.
 A post is scored only when it holds one of the model's anchors: strongly weighted n-grams that
 are rare in ordinary prose. That keeps the cost to the few lines that could score; the anchors
 were chosen so that nearly every belittling post of the training material holds one.
+
+In a batch (`over_threshold`), an anchored post's full set of n-grams is made only where an
+upper bound of its score does not settle it: the bias, its single characters' weights and, of
+its longer n-grams, only those that weigh for (an Aho-Corasick pass finds them; on prose they
+are few). Ordinary prose holding an anchor scores far under the threshold, mostly through pairs
+and triples that weigh against, so the bound settles nearly all of it; the score decides the
+rest, so the flags are the score's.
 """
 from __future__ import annotations
 
@@ -35,6 +42,10 @@ _OTHER = re.compile(r"你|您|妳|他|她|楼上|楼下|某些人|有些人|有�
 _BIGRAMS = re.compile(r"(?=(..))", re.S).findall
 _TRIGRAMS = re.compile(r"(?=(...))", re.S).findall
 _WHITESPACE = re.compile(r"\s")
+# how far under the threshold an upper bound must be to settle a text without its score: the
+# bound and the score add the same weights in different orders (floating point), so a bound
+# equal to the score could come out a few units in the last place under it
+BOUND_MARGIN = 1e-6
 
 
 def grams(folded: str) -> set[str]:
@@ -71,6 +82,8 @@ class BelittleModel:
         self.threshold = threshold
         self.anchors = tuple(anchors)
         self._anchor_re: Any = None
+        self._bound: Any = None
+        self._anchor_literals: Any = None
         try:
             import ahocorasick_rs
 
@@ -95,9 +108,57 @@ class BelittleModel:
         w = self.weights
         return self.bias + sum(map(w.__getitem__, grams(folded) & w.keys()))
 
+    def _bound_parts(self) -> tuple[Any, dict[str, float], dict[str, float]] | None:
+        """What `upper_bound` reads, built on first use: an automaton of the n-grams of two and
+        three characters that weigh for (found overlapping: every one the text holds) with their
+        weights, and the weights of single characters. None without ahocorasick_rs."""
+        if self._bound is None:
+            try:
+                import ahocorasick_rs
+            except ImportError:
+                self._bound = False
+                return None
+            positive = sorted(g for g, v in self.weights.items() if v > 0 and len(g) > 1)
+            automaton = ahocorasick_rs.AhoCorasick(positive, implementation=ahocorasick_rs.Implementation.ContiguousNFA) \
+                if positive else None
+            self._bound = (automaton, {g: self.weights[g] for g in positive},
+                           {g: v for g, v in self.weights.items() if len(g) == 1})
+        return self._bound or None
+
+    def upper_bound(self, folded: str) -> float:
+        """A score no lower than `score(folded)`: the bias, the single characters' weights (all of
+        them, as the score has them) and, of the longer n-grams the text holds, only those that
+        weigh for. Several times cheaper than the score (no set of every n-gram is made: the
+        automaton gives the few that weigh for), and on prose far under the threshold, whose
+        pairs and triples mostly weigh against."""
+        parts = self._bound_parts()
+        if parts is None:
+            return math.inf
+        automaton, longer, single = parts
+        total = self.bias + sum(map(single.__getitem__, set(folded) & single.keys()))
+        if automaton is not None:
+            total += sum(map(longer.__getitem__, set(automaton.find_matches_as_strings(folded, overlapping=True))))
+        return total
+
+    def over_threshold(self, folded: str) -> bool:
+        """`score(folded) > threshold`, decided by the score itself only where the upper bound
+        does not settle it (the margin covers the bound's other order of summing)."""
+        if self.upper_bound(folded) < self.threshold - BOUND_MARGIN:
+            return False
+        return self.score(folded) > self.threshold
+
     def anchored_lines(self, folded: str, line_of: Any) -> set[int]:
         """The lines of a batch (folded, lines found by `line_of(offset)`) that hold an anchor:
         one pass over the whole batch instead of one per line."""
+        if self.anchors and all(self.anchors) and "\n" not in "".join(self.anchors):
+            # every occurrence of every anchor (Hyperscan, its database kept in the start-up cache;
+            # Aho-Corasick without it): a line holding an anchor holds one of them, as it holds
+            # a match of the search below, which no anchor can carry across a newline
+            if self._anchor_literals is None:
+                from .prefilter import Literals
+
+                self._anchor_literals = Literals(list(self.anchors), "belittle-anchors")
+            return {line_of(start) for _, start, _ in self._anchor_literals.find(folded)}
         if self._anchor_ac is not None:
             return {line_of(start) for _, start, _ in self._anchor_ac.find_matches_as_indexes(folded)}
         if self._anchor_re is None:

@@ -39,13 +39,13 @@ from typing import Any, Callable, Iterable
 from . import normalize
 from .regex_hints import guarded, guarded_source, required_literals
 from .belittle import load_model as belittle_model
-from .loader import Lexicon, Pattern, load_lexicon
+from .loader import Lexicon, Pattern, compile_regex, load_lexicon, register_regex
 from .models import Flag
 from .normalize import Views, views
 from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed
-from .startup_cache import cached
+from .startup_cache import cached, paused_gc
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
@@ -130,7 +130,9 @@ class _Gates:
     twentieth of a second of every start-up)."""
 
     def __init__(self, sources: dict[str, list[str]]):
-        self._sources = sources
+        self._sources = {cat: "|".join(map(re.escape, keys)) for cat, keys in sources.items()}
+        for source in self._sources.values():
+            register_regex(source)
         self._compiled: dict[str, re.Pattern[str]] = {}
 
     def __bool__(self) -> bool:
@@ -142,10 +144,10 @@ class _Gates:
     def get(self, category: str) -> "re.Pattern[str] | None":
         got = self._compiled.get(category)
         if got is None:
-            keys = self._sources.get(category)
-            if keys is None:
+            source = self._sources.get(category)
+            if source is None:
                 return None
-            got = self._compiled[category] = re.compile("|".join(map(re.escape, keys)))
+            got = self._compiled[category] = compile_regex(source)
         return got
 
 
@@ -304,7 +306,8 @@ UNION_SETS = 8  # distinct pattern sets a category's unions are compiled for
 
 @lru_cache(maxsize=1)
 def _engine() -> _Engine:
-    return _Engine(load_lexicon())
+    with paused_gc():  # a few hundred thousand objects that live as long as the process, no cycles
+        return _Engine(load_lexicon())
 
 
 _SENTENCE_ENDS = "。!?;！？；"
@@ -344,6 +347,32 @@ def _reported(text: str) -> list[tuple[int, int]]:
                 out and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
             out.append((m.start(), m.end()))
     return out
+
+
+def _blank_reported(text: str) -> str:
+    """The text with its reporting quotations (`_reported`) blanked, or the text itself."""
+    scored = text
+    for a, b in _reported(text):
+        scored = scored[:a] + " " * (b - a) + scored[b:]
+    return scored
+
+
+_BATCH_SEP = "\n\x00\n"  # between the texts of a batch (check_texts)
+
+
+def _split_folded(folded_batch: str, n: int) -> list[str] | None:
+    """The folded texts of a batch from its folded view, or None where that cannot be trusted.
+    Folding is one `str.translate`, character by character, so the view is the texts' folds
+    joined by the separator's fold, which is itself; where the view holds no NUL but the
+    separators' (n - 1 of them), splitting at the separator gives the texts back."""
+    if _separator_folds_to_itself() and folded_batch.count("\x00") == n - 1:
+        return folded_batch.split(_BATCH_SEP)
+    return None
+
+
+@lru_cache(maxsize=1)
+def _separator_folds_to_itself() -> bool:
+    return normalize.fold_text(_BATCH_SEP) == _BATCH_SEP
 
 
 def _lower_case(v: Views, fs: int, fe: int) -> bool:
@@ -448,7 +477,9 @@ class Checker:
             self._raw.append(Pattern("evidence", _LINK, None, _LINK.pattern))
             self._raw_prefilters.append(_LINK)
         # a raw pattern with required literals runs only on the lines that hold one of them
-        self._raw_literals = [required_literals(p.regex) for p in self._raw]
+        raw = [(p.source, int(p.regex.flags)) for p in self._raw]
+        self._raw_literals = cached("raw-literals", lambda: [required_literals(p.regex) for p in self._raw],
+                                    extra=hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest())
         # and, where Hyperscan runs, only on the lines it saw the pattern on
         self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
 
@@ -473,6 +504,11 @@ class Checker:
         The scan makes a few hundred thousand short-lived tuples on a big batch and no cycles:
         the cyclic collector, whose older generations' passes walk the process's live objects,
         is paused for it."""
+        return self._scan(text)[0]
+
+    def _scan(self, text: str) -> tuple[list[Hit], Views]:
+        """`hits(text)` and the views they were found in (a batch's folded view serves the
+        belittling model too)."""
         if not gc.isenabled():
             return self._hits(text)
         gc.disable()
@@ -481,7 +517,7 @@ class Checker:
         finally:
             gc.enable()
 
-    def _hits(self, text: str) -> list[Hit]:
+    def _hits(self, text: str) -> tuple[list[Hit], Views]:
         eng = self.engine
         v = views(text)
         found = eng.automaton.find(v.squeezed.text) if eng.automaton else []
@@ -502,7 +538,7 @@ class Checker:
                     self._dense_hits(v, d, dfound, out)
         if self._raw_prefilters:
             self._raw_hits(v, out)
-        return out.hits
+        return out.hits, v
 
     def _dense_hits(self, v: Views, d: "normalize.Dense", found: list, out: "_Hits") -> None:
         """Terms found only in the dense view: across a separator or a doubling (傻，逼 /
@@ -761,7 +797,11 @@ class Checker:
         texts = list(texts)
         if whistled and self.whistle_enabled:
             return [self.whistle_flags(t) for t in texts]
-        sep = "\n\x00\n"
+        with paused_gc():  # as in `hits`: the model's sets and the flags make no cycles either
+            return self._check_batch(texts)
+
+    def _check_batch(self, texts: list[str]) -> list[list[Flag]]:
+        sep = _BATCH_SEP
         starts: list[int] = []
         pos = 0
         for t in texts:
@@ -769,26 +809,43 @@ class Checker:
             pos += len(t) + len(sep)
         joined = sep.join(texts)
         per: list[list[Hit]] = [[] for _ in texts]
-        for h in self.hits(joined):
+        hits, v = self._scan(joined)
+        for h in hits:
             i = bisect.bisect_right(starts, h.start) - 1
             base = starts[i]
             end = min(h.end - base, len(texts[i]))
             per[i].append(Hit(h.category, h.start - base, end, h.term))
-        anchored, folded = self._belittle_candidates(texts)
-        return [self._flags_from_hits(t, hs, anchored=i in anchored, folded=folded[i] if folded else None)
+        over, folded = self._belittle_candidates(texts, v.folded.text, per)
+        return [self._flags_from_hits(t, hs, anchored=i in over, folded=folded[i] if folded else None)
                 for i, (t, hs) in enumerate(zip(texts, per))]
 
-    def _belittle_candidates(self, texts: list[str]) -> tuple[set[int], list[str]]:
-        """Which texts of a batch the belittling model could flag (they hold one of its anchors),
-        found in one pass over the folded batch, and each text folded (for the score)."""
+    def _belittle_candidates(self, texts: list[str], folded_batch: str | None = None,
+                             hits: list[list[Hit]] | None = None) -> tuple[set[int], list[str]]:
+        """Which texts of a batch the belittling model flags or may flag (their score, as
+        `belittle_flags` takes it, passes the threshold), and each text folded.
+
+        `folded_batch`: the batch's texts joined by _BATCH_SEP, folded (the scan's folded view):
+        cut back into texts where that is safe, else each text is folded on its own. The
+        anchors are looked for in one pass over the batch; only the anchored texts are scored,
+        by `BelittleModel.over_threshold` (its bound settles most without the score). Texts
+        whose lexicon hits already hold the model's category need no score (`hits`)."""
         model = self._belittle_model()
         if model is None:
             return set(), []
-        folded = [normalize.fold_text(t) for t in texts]
-        sep = "\n\x00\n"
-        starts = list(itertools.accumulate((len(f) + len(sep) for f in folded[:-1]), initial=0))
-        lines = model.anchored_lines(sep.join(folded), lambda i: bisect.bisect_right(starts, i) - 1)
-        return lines, folded
+        folded = _split_folded(folded_batch, len(texts)) if folded_batch is not None else None
+        if folded is None:
+            folded = [normalize.fold_text(t) for t in texts]
+            folded_batch = _BATCH_SEP.join(folded)
+        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
+        anchored = model.anchored_lines(folded_batch, lambda i: bisect.bisect_right(starts, i) - 1)
+        over: set[int] = set()
+        for i in sorted(anchored):
+            text = texts[i]
+            if len(text) < 4 or (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i])):
+                continue
+            if model.over_threshold(self._belittle_text(text, folded[i])):
+                over.add(i)
+        return over, folded
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
                          folded: str | None = None) -> list[Flag]:
@@ -812,15 +869,12 @@ class Checker:
         model = self._belittle_model()
         if model is None or len(text) < 4:
             return []
-        scored = text
-        for a, b in _reported(text):
-            scored = scored[:a] + " " * (b - a) + scored[b:]
-        flat = folded if folded is not None and scored is text else normalize.fold_text(scored)
+        flat = self._belittle_text(text, folded)
         if anchored is None:
             anchored = model.anchored(flat)
         if not anchored or model.score(flat) <= model.threshold:
             return []  # most lines end here: the score needs no map back to positions
-        f = normalize.fold(scored)
+        f = normalize.fold(_blank_reported(text))
         found = model.judge(f.text, anchored=True)
         if found is None:
             return []
@@ -829,6 +883,13 @@ class Checker:
         return [self.flag(BELITTLE_CATEGORY, text, start, end, term="belittle-model",
                           note=f"belittling model: score {found.score:.1f} over {model.threshold:g}"
                                + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)")]
+
+    @staticmethod
+    def _belittle_text(text: str, folded: str | None) -> str:
+        """What the model scores: the text folded, reporting quotations blanked (`folded`: the
+        text folded, when known)."""
+        scored = _blank_reported(text)
+        return folded if folded is not None and scored is text else normalize.fold_text(scored)
 
     def _lexicon_flags(self, text: str, hits: list[Hit]) -> list[Flag]:
         if not hits:

@@ -41,10 +41,76 @@ LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
 
 
+# Every regex the shipped lexicon (and the checker) compiles on first use, registered when it is
+# made: `compile_regex` builds each from `re`'s own compiled form kept in the start-up cache.
+_REGISTERED: dict[tuple[str, int], None] = {}
+_CODES: "dict[tuple[str, int], tuple] | None" = None
+
+
+def register_regex(pattern: str, flags: int = 0) -> None:
+    """Note a regex that may be compiled later: its compiled form is kept between runs."""
+    if _CODES is None:
+        _REGISTERED[(pattern, int(flags | re.UNICODE))] = None  # int: marshal keeps no RegexFlag
+
+
+def _regex_code(pattern: str, flags: int) -> tuple | None:
+    """What `re` compiles `pattern` into (its `_sre` arguments after the pattern), as plain
+    data, or None where it cannot be worked out here (a bad regex, another `re`)."""
+    try:
+        from re import _compiler, _parser
+
+        parsed = _parser.parse(pattern, flags)
+        code = _compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup = [None] * parsed.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        # plain ints: the opcodes are an int subclass, which marshal does not keep
+        return (int(flags | parsed.state.flags), list(map(int, code)), int(parsed.state.groups - 1),
+                {str(k): int(v) for k, v in groupindex.items()}, tuple(indexgroup))
+    except Exception:  # noqa: BLE001 - anything odd: re.compile decides, and reports a bad regex
+        return None
+
+
+def _codes() -> "dict[tuple[str, int], tuple]":
+    """The compiled forms of every registered regex, read from the start-up cache (made on a
+    cold start: parsing and compiling some 120 regexes was a tenth of a second of each run)."""
+    global _CODES
+    if _CODES is None:
+        import hashlib
+
+        from .startup_cache import cache_dir, cached
+
+        if cache_dir() is None:  # nothing kept: each regex is compiled when first used, as before
+            _CODES = {}
+            return _CODES
+        keys = list(_REGISTERED)
+        digest = hashlib.sha256(repr(keys).encode("utf-8", "surrogatepass")).hexdigest()
+        got = cached("regex-code", lambda: [(k, _regex_code(*k)) for k in keys], extra=digest)
+        _CODES = {k: c for k, c in got if c is not None}
+    return _CODES
+
+
+def compile_regex(pattern: str, flags: int = 0) -> "re.Pattern[str]":
+    """`re.compile(pattern, flags)`, from its kept compiled form where there is one: the same
+    pattern object `re` builds (`re._compiler.compile` hands the same arguments to `_sre`)."""
+    key = (pattern, int(flags | re.UNICODE))
+    code = _codes().get(key) if key in _REGISTERED else None
+    if code is not None:
+        try:
+            import _sre
+
+            return _sre.compile(pattern, code[0], code[1], code[2], code[3], code[4])
+        except Exception:  # noqa: BLE001 - another `_sre`: compile as usual
+            pass
+    return re.compile(pattern, flags)
+
+
 class LazyRegex:
     """A regex compiled on its first search: the shipped lexicon has some 300 patterns, and
     compiling them all was half of the checker's start-up, while a run uses a few (a line is
-    first tried against its category's union). `pattern` and `flags` need no compiling."""
+    first tried against its category's union). `pattern` and `flags` need no compiling; the
+    compiled form comes from the start-up cache (`compile_regex`)."""
 
     __slots__ = ("pattern", "flags", "_compiled")
 
@@ -52,10 +118,11 @@ class LazyRegex:
         self.pattern = pattern
         self.flags = flags | re.UNICODE
         self._compiled: "re.Pattern[str] | None" = None
+        register_regex(pattern, self.flags)
 
     def compiled(self) -> "re.Pattern[str]":
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = compile_regex(self.pattern, self.flags)
         return self._compiled
 
     def search(self, *args):
@@ -272,23 +339,22 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
 
 def load_lexicon(directory: Path | None = None) -> Lexicon:
     """Every `*.toml` of the lexicon directory; a file's name (or its `category`) is its category."""
-    files: list[tuple[str, str]] = []
     if directory is None:
-        root = resources.files("moderation").joinpath("lexicon")
-        for entry in root.iterdir():
-            if entry.name.endswith(".toml"):
-                files.append((entry.name, entry.read_text("utf-8")))
+        # the shipped files parsed once per change of the package (startup_cache's fingerprint
+        # holds every file of it): reading back the parsed tables is ten times quicker
+        from .startup_cache import cached
+
+        def parse_shipped() -> list[tuple[str, dict]]:
+            root = resources.files("moderation").joinpath("lexicon")
+            return _parsed([(e.name, e.read_text("utf-8")) for e in root.iterdir() if e.name.endswith(".toml")])
+
+        parsed = cached("lexicon-toml", parse_shipped)
     else:
-        for p in sorted(Path(directory).glob("*.toml")):
-            files.append((p.name, p.read_text("utf-8")))
+        parsed = _parsed([(p.name, p.read_text("utf-8")) for p in sorted(Path(directory).glob("*.toml"))])
     categories: dict[str, CategoryLexicon] = {}
     allow: list[str] = []
     lookalike: dict[str, str] = {}
-    for name, text in sorted(files):
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ValueError(f"lexicon/{name}: {e}") from None
+    for name, data in parsed:
         stem = name[: -len(".toml")]
         if stem == "lookalike":
             lookalike.update({k: str(v) for k, v in data.get("chars", {}).items()})
@@ -299,3 +365,14 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
         cat = data.get("category", stem)
         categories[cat] = parse_category(cat, data, name, lazy=directory is None)
     return Lexicon(categories, allow, lookalike)
+
+
+def _parsed(files: list[tuple[str, str]]) -> list[tuple[str, dict]]:
+    """(file name, its TOML tables) in name order; a file that is not TOML is named in the error."""
+    out = []
+    for name, text in sorted(files):
+        try:
+            out.append((name, tomllib.loads(text)))
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"lexicon/{name}: {e}") from None
+    return out

@@ -365,7 +365,7 @@ class Literals:
     def __init__(self, keys: list[str], name: str, *, hyperscan: bool = True):
         self.keys = list(keys)
         self.name = name
-        self._lengths = [len(k) for k in self.keys]
+        self._lengths = list(map(len, self.keys))
         self._db: Any = None
         self._automaton: Any = None
         if hyperscan and _hs is not None and self.keys and all(self.keys):

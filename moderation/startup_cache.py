@@ -13,14 +13,16 @@ The folder is `$DAOYAN_CACHE_DIR`, else `$XDG_CACHE_HOME/daoyan`, else `~/.cache
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 import marshal
 import os
 import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parent
@@ -69,6 +71,21 @@ def fingerprint() -> str:
     return h.hexdigest()
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic collector paused: reading back a cached value makes some hundred thousand
+    tuples and strings at once, no cycles among them, and each few hundred of them set off a
+    collection that walks every younger object (the engine's tables took twice as long)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def cached(name: str, build: Callable[[], T], *, extra: str = "") -> T:
     """`build()`, or the value it gave under the same fingerprint (and `extra`) before."""
     folder = cache_dir()
@@ -80,7 +97,8 @@ def cached(name: str, build: Callable[[], T], *, extra: str = "") -> T:
         return build()
     path = folder / f"{name}-{key}.marshal"
     try:
-        value = marshal.loads(path.read_bytes())
+        with paused_gc():
+            value = marshal.loads(path.read_bytes())
         if isinstance(value, tuple) and len(value) == 2 and value[0] == key:
             return value[1]  # type: ignore[no-any-return]
     except (OSError, EOFError, ValueError, TypeError):
