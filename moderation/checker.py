@@ -32,6 +32,7 @@ import gc
 import hashlib
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
@@ -269,8 +270,9 @@ def _derive(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[str
                 for c, lx in lexicon.categories.items() if lx.patterns}
     entries = lexicon.entries()
     keys = dict.fromkeys(e[0] for e in entries)
-    dense_keys = [(k, d) for k in keys if not any(c.isdigit() for c in k) and len(d := normalize.dense(k).text) >= 2
-                  and (d == k or not _LATIN.search(k))]  # Latin doubles (asshole) are the word's own
+    # Latin doubles (asshole) are the word's own; an emoji written for a character (你🐴的) is no gap
+    dense_keys = [(k, d) for k in keys if not any(c.isdigit() or unicodedata.category(c) == "So" for c in k)
+                  and len(d := normalize.dense(k).text) >= 2 and (d == k or not _LATIN.search(k))]
     return entries, literals, dense_keys
 
 
@@ -282,7 +284,7 @@ def _derived(lexicon: Lexicon) -> tuple[list[tuple[str, str, str, str]], dict[st
 def _lexicon_digest(lexicon: Lexicon) -> str:
     """What `_derive` depends on, hashed: a lexicon changed after it was loaded, or built in
     code, gets its own cache entry (about a millisecond for the shipped lexicon)."""
-    h = hashlib.sha256(repr((sorted(lexicon.lookalike.items()), lexicon.allow)).encode())
+    h = hashlib.sha256(repr((sorted(lexicon.lookalike.items()), sorted(lexicon.rebus.items()), lexicon.allow)).encode())
     for cat, lx in lexicon.categories.items():
         h.update(repr((cat, lx.terms, lx.words, lx.sounds, lx.latin, lx.anchors,
                        [(p.source, p.regex.flags) for p in lx.patterns])).encode())

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
-from .spellings import addressed_spellings, latin_spellings, ordinary, reading, sound_spellings
+from .spellings import addressed_spellings, latin_spellings, ordinary, reading, rebus_spellings, sound_spellings
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
@@ -168,6 +168,7 @@ class Lexicon:
     categories: dict[str, CategoryLexicon]
     allow: list[str]
     lookalike: dict[str, str]
+    rebus: dict[str, str] = field(default_factory=dict)  # 画谜: emoji written for a character
 
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(key, kind, category, term) for the automaton: kind is term | word | latin |
@@ -219,6 +220,8 @@ class Lexicon:
                 out += spelled(cat, t, ambiguous=False)
             for t in lx.words:
                 out += spelled(cat, t, ambiguous=True)
+            for t in (*lx.terms, *lx.words, *(t for t, _ in lx.sounds)):
+                out += [(key(v), "term", cat, t) for v in sorted(rebus_spellings(t, self.rebus))]
         out += [(key(a), "allow", "allow", a) for a in self.allow]
         return list(dict.fromkeys(e for e in out if e[0]))
 
@@ -354,17 +357,19 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
     categories: dict[str, CategoryLexicon] = {}
     allow: list[str] = []
     lookalike: dict[str, str] = {}
+    rebus: dict[str, str] = {}
     for name, data in parsed:
         stem = name[: -len(".toml")]
         if stem == "lookalike":
             lookalike.update({k: str(v) for k, v in data.get("chars", {}).items()})
+            rebus.update({k: str(v) for k, v in data.get("rebus", {}).items()})
             continue
         allow += list(data.get("allow", []))
         if stem in _SPECIAL:
             continue
         cat = data.get("category", stem)
         categories[cat] = parse_category(cat, data, name, lazy=directory is None)
-    return Lexicon(categories, allow, lookalike)
+    return Lexicon(categories, allow, lookalike, rebus)
 
 
 def _parsed(files: list[tuple[str, str]]) -> list[tuple[str, dict]]:

@@ -53,8 +53,7 @@ KNOWN_MISSED = {"你没事吧？逻辑全靠猜的？", "你那点小心思全�
                 "6号是小.号吧，换了ID也改不掉那股味。",
                 "不信我？等jie秘你就知道了。", "瞎带节奏的，出门让che给撞了。", "Dao演亲口跟我说的，懂的都懂。",
                 "【导🎬演私信】你的查验对象为狼人阵营。",
-                "这口🍳我背定了，今天听我的出5号。", "你🐴的，连票型都不看就开冲？", "舔🐶9号实锤了，2号说啥你都喊对。",
-                "🐷脑子吧你，金水都能投出去。", "卧🌿，7号居然是铁狼。", "r了🐶，又是平安夜。"}
+                "这口🍳我背定了，今天听我的出5号。", "r了🐶，又是平安夜。"}
 VIOLATING = [(cat, tuple(b.get("accept", [cat])), t) for r in ROUNDS for cat, b in r.items() for t in b["violating"]
              if t not in KNOWN_MISSED]
 CLEAN = [(cat, t) for r in ROUNDS for cat, b in r.items() for t in b["clean"]]

@@ -106,3 +106,19 @@ def test_reported_quotations_are_not_the_posters_words(text):
 def test_the_same_words_unquoted_still_fire():
     assert "vulgar_body" in cats("卧槽，这个要罚吧")
     assert "curse" in cats("出门被车撞吧你")
+
+
+# 画谜 (rebus): an emoji written for a character, by picture or by sound, in any term of two
+# characters or more (004 违规判定 1: 包括一切…音近、形近); one emoji alone is a picture
+REBUS = [("insult_kin", "你🐴的，票都不看就冲"), ("insult_animal", "🐷脑子吧你"), ("insult_animal", "舔🐶又来了"),
+         ("vulgar_body", "卧🌿，他是狼"), ("insult_animal", "王八🥚")]
+
+
+@pytest.mark.parametrize("category, text", REBUS)
+def test_an_emoji_written_for_a_character_is_that_character(category, text):
+    assert category in cats(text)
+
+
+@pytest.mark.parametrize("text", ["今天吃了🐷肉", "我家🐶很可爱", "🐴上就来", "🌿地上有露水", "🍳煎蛋真香"])
+def test_an_emoji_alone_is_a_picture(text):
+    assert cats(text) == set()
