@@ -28,7 +28,7 @@ CATEGORY_ZH = {
     "responsibility": "背锅", "post_game": "场外/赛后", "evidence": "贴证", "director_talk": "转述导演",
     "oppose_director": "反对导演", "alt_account": "马甲", "past_game": "提及往局", "substitute": "替补",
     "assistant": "场外助理", "whistle_breach": "黑哨违规", "font": "字体", "dead_post": "诈尸",
-    "water": "水帖",
+    "water": "水帖", "deliberate": "故意违规",
 }
 
 

@@ -122,3 +122,14 @@ def test_an_emoji_written_for_a_character_is_that_character(category, text):
 @pytest.mark.parametrize("text", ["今天吃了🐷肉", "我家🐶很可爱", "🐴上就来", "🌿地上有露水", "🍳煎蛋真香"])
 def test_an_emoji_alone_is_a_picture(text):
     assert cats(text) == set()
+
+
+def test_drowning_oneself_as_a_move_is_a_deliberate_violation():
+    """M84 违规判定 7(4): 故意违规牟取战术利益，或讨论故意违规（包括故意淹死或讨论故意淹死）
+    例：你们要出我不如我淹死好了 — the rule post's own example; 004 has no item of its own (12(3))."""
+    from gamedef.ruleset import load_ruleset as load
+
+    flags = get_checker(M84).check_text("你们要出我不如我淹死好了")
+    assert [f.category for f in flags] == ["deliberate"] and "7(4)" in flags[0].rule
+    assert "12(3)" in get_checker(load("004")).check_text("你们要出我不如我淹死好了")[0].rule
+    assert cats("请千万不要故意违规，大家好好玩") == set()
