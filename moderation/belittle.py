@@ -37,7 +37,8 @@ _SENTENCE = re.compile(r"[^。！？!?；;\n]+")
 # Belittling is aimed at someone else (M84 违规判定 2(4) 对其他玩家): a sentence that runs the poster's
 # own brain or play down (我这智商，还是跟票吧) and names nobody else is self-deprecation.
 _SELF = re.compile(r"(我|俺|本人|自己)(的|这|这个|这种)?(智商|智力|脑子|脑袋|水平|能力|逻辑|推理|分析|发言|操作|技术)"
-                   r"|(我|俺|本人)(也|真|真是|是真的)?(太|好|有点|也太|真)(菜|笨|蠢|傻|弱)")
+                   r"|(我|俺|本人)(也|真|真是|是真的)?(太|好|有点|也太|真)(菜|笨|蠢|傻|弱)"
+                   r"|(我|俺|本人)(这种|这个|也|真|真是|是真的|实在)?(菜得|菜鸡|菜鸟|菜狗)")
 _OTHER = re.compile(r"你|您|妳|他|她|楼上|楼下|某些人|有些人|有的人|这位|那位|此人|这人|\bta\b|\bu\b")
 _BIGRAMS = re.compile(r"(?=(..))", re.S).findall
 _TRIGRAMS = re.compile(r"(?=(...))", re.S).findall
