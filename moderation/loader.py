@@ -168,7 +168,7 @@ class Lexicon:
     categories: dict[str, CategoryLexicon]
     allow: list[str]
     lookalike: dict[str, str]
-    rebus: dict[str, str] = field(default_factory=dict)  # 画谜: emoji written for a character
+    rebus: "dict[str, str | tuple[str, ...]]" = field(default_factory=dict)  # 画谜 and 拆字: what is written for a character
 
     def entries(self) -> list[tuple[str, str, str, str]]:
         """(key, kind, category, term) for the automaton: kind is term | word | latin |
@@ -357,12 +357,12 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
     categories: dict[str, CategoryLexicon] = {}
     allow: list[str] = []
     lookalike: dict[str, str] = {}
-    rebus: dict[str, str] = {}
+    rebus: "dict[str, str | tuple[str, ...]]" = {}
     for name, data in parsed:
         stem = name[: -len(".toml")]
         if stem == "lookalike":
             lookalike.update({k: str(v) for k, v in data.get("chars", {}).items()})
-            rebus.update({k: str(v) for k, v in data.get("rebus", {}).items()})
+            rebus.update({k: tuple(map(str, v)) if isinstance(v, list) else str(v) for k, v in data.get("rebus", {}).items()})
             continue
         allow += list(data.get("allow", []))
         if stem in _SPECIAL:

@@ -193,10 +193,11 @@ def sound_spellings(term: str, lookalike: dict[str, str]) -> set[str]:
     return out
 
 
-def rebus_spellings(term: str, rebus: dict[str, str]) -> set[str]:
+def rebus_spellings(term: str, rebus: "dict[str, str | tuple[str, ...]]") -> set[str]:
     """A term with characters written as the emoji that stand for them by picture or by sound
-    (你🐴的, 🐷脑子, 卧🌿, 舔🐶): each such character alone, and all of them at once. A term of one
-    character has none (🐷 alone is a pig, not an insult)."""
+    (你🐴的, 🐷脑子, 卧🌿, 舔🐶), or split into their parts (你女马的): each such character alone,
+    and all of them at once. `rebus` maps a character to a string of one-character stand-ins or a
+    tuple of stand-ins. A term of one character has none (🐷 alone is a pig, not an insult)."""
     if len(term) < 2:
         return set()
     slots = [(i, rebus[c]) for i, c in enumerate(term) if rebus.get(c)]
@@ -209,7 +210,7 @@ def rebus_spellings(term: str, rebus: dict[str, str]) -> set[str]:
             firsts[i] = emoji[0]
         out.add("".join(firsts))
     out.discard(term)
-    return {s for s in out if any(not ("\u3400" <= ch <= "\u9fff") for ch in s)}
+    return out
 
 
 ORDINARY_FREQ = 30000  # geometric mean of jieba frequencies above which a run of words is ordinary text

@@ -111,7 +111,8 @@ def test_the_same_words_unquoted_still_fire():
 # 画谜 (rebus): an emoji written for a character, by picture or by sound, in any term of two
 # characters or more (004 违规判定 1: 包括一切…音近、形近); one emoji alone is a picture
 REBUS = [("insult_kin", "你🐴的，票都不看就冲"), ("insult_animal", "🐷脑子吧你"), ("insult_animal", "舔🐶又来了"),
-         ("vulgar_body", "卧🌿，他是狼"), ("insult_animal", "王八🥚")]
+         ("vulgar_body", "卧🌿，他是狼"), ("insult_animal", "王八🥚"),
+         ("insult_kin", "你 女马 的，又冲我")]  # 拆字: 妈 split into its parts
 
 
 @pytest.mark.parametrize("category, text", REBUS)
@@ -119,7 +120,8 @@ def test_an_emoji_written_for_a_character_is_that_character(category, text):
     assert category in cats(text)
 
 
-@pytest.mark.parametrize("text", ["今天吃了🐷肉", "我家🐶很可爱", "🐴上就来", "🌿地上有露水", "🍳煎蛋真香"])
+@pytest.mark.parametrize("text", ["今天吃了🐷肉", "我家🐶很可爱", "🐴上就来", "🌿地上有露水", "🍳煎蛋真香",
+                                  "她是女马术运动员"])
 def test_an_emoji_alone_is_a_picture(text):
     assert cats(text) == set()
 
