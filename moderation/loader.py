@@ -35,7 +35,8 @@ from pathlib import Path
 
 from .normalize import key
 from .sounds import variants
-from .spellings import addressed_spellings, latin_spellings, ordinary, reading, rebus_spellings, sound_spellings
+from .spellings import (ENGLISH_WORDS, addressed_spellings, latin_spellings, ordinary, reading, rebus_spellings,
+                        sound_spellings)
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
 _SPECIAL = {"allow", "lookalike"}
@@ -200,6 +201,10 @@ class Lexicon:
                    and (short or len(v) > 2)]
             if short:
                 got += [(key(v), "addressed", cat, t) for v in sorted(addressed_spellings(t)) if key(v) not in written]
+            english = "".join(reading(t))
+            if english in ENGLISH_WORDS and key(english) not in written:
+                # an everyday English word (made): the term only where said to someone or standing alone
+                got.append((key(english), "addressed", cat, t))
             for v in (sorted(sound_spellings(t, self.lookalike)) if short or len(t) >= 3 else ()):
                 k = key(v)
                 if k not in written and k not in allowed and k not in excepted and not ordinary(k, tokenizer):

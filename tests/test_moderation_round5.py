@@ -135,3 +135,11 @@ def test_drowning_oneself_as_a_move_is_a_deliberate_violation():
     assert [f.category for f in flags] == ["deliberate"] and "7(4)" in flags[0].rule
     assert "12(3)" in get_checker(load("004")).check_text("你们要出我不如我淹死好了")[0].rule
     assert cats("请千万不要故意违规，大家好好玩") == set()
+
+
+@pytest.mark.parametrize("text, kin", [("made！昨晚谁刀的金水", True), ("你这个made，站错边了", True),
+                                       ("All I can do is explain every vote I made.", False),
+                                       ("made in japan 做工不错", False)])
+def test_an_english_word_is_pinyin_only_where_addressed(text, kin):
+    """004 违规判定 1: 包括一切…外国语言、音近 — made is 妈的 by sound, and also English."""
+    assert ("insult_kin" in cats(text)) is kin
