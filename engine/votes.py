@@ -45,7 +45,8 @@ from .state import DayState
 
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
-                        "edited_original_unknown", "edited_after_close", "close_minute"})
+                        "edited_original_unknown", "edited_after_close", "close_minute",
+                        "traditional_folded", "conditional_proxy_abstain"})
 
 
 @dataclass
@@ -387,7 +388,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                                          voter=alias.get(parsed.voter, parsed.voter))
         notes += _unseen_edit(post, revisions.get(post.pid, ()), lock=lock, closes=closes, minutes=vr.lock_minutes)
         b = Ballot(voter=parsed.voter, kind=parsed.kind, target=parsed.target, pid=post.pid, floor=post.floor,
-                   posted_at=post.posted_at, problems=list(parsed.problems) + notes, proxy=parsed.proxy,
+                   posted_at=post.posted_at, problems=list(parsed.problems) + list(parsed.notes) + notes,
+                   proxy=parsed.proxy,
                    is_change=parsed.is_change, author=parsed.author, reason=parsed.reason,
                    written_target=parsed.written_target,
                    requested_at=stated_request(post.text, post.posted_at) if parsed.proxy else None)

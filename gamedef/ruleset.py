@@ -53,6 +53,11 @@ class VoteRules:
     proxy_change_request_minutes: int | None = None
     invalid_counts_as_voted: bool = True  # an uncorrected invalid ballot still answers the vote thread
     abstain_reason_required: bool = True  # an abstention needs its reason line too (the format has both lines)
+    # a 【代投】 whose target is a condition for the director (谁票多投谁, 如果…就…) instead of a named player:
+    # "abstain" (read as an abstention, noted: 004 玩家须知 9 否则视为弃权) | "invalid" (a wrong target, an
+    # invalid ballot to be corrected by a new post: M84 不可设立投票条件 … 投票对象有误的票无效)
+    conditional_proxy: str = "invalid"
+    conditional_proxy_rule: str = ""  # the sentence it rests on, quoted in the ballot's message
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,9 @@ class Ruleset:
              "rule": "“连续N个讨论日”中的加速日：" + ("跳过（不计入也不打断）" if act.accelerated_in_run == "skip" else "打断连续")},
             {"field": "vote.abstain_reason_required", "reading": str(v.abstain_reason_required).lower(),
              "rule": "弃权票" + ("也须写投票理由" if v.abstain_reason_required else "可以不写理由")},
+            {"field": "vote.conditional_proxy", "reading": v.conditional_proxy,
+             "rule": "代投给出条件而非明确的投票对象：" + ("视为弃权" if v.conditional_proxy == "abstain" else "投票对象有误，票无效"),
+             "note": v.conditional_proxy_rule},
         ]
         if el.enabled:
             out.append({"field": "election.winner", "reading": el.winner,
@@ -371,6 +379,7 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
         if lr.kind not in ("posts_below", "no_vote"):
             raise RulesetError(f"{where}: lurking kind {lr.kind!r} is not posts_below or no_vote")
     choices = (("vote.accelerated_voids", rs.vote.accelerated_voids, ("after_granted", "whole_day")),
+               ("vote.conditional_proxy", rs.vote.conditional_proxy, ("abstain", "invalid")),
                ("acceleration.seconding", rs.acceleration.seconding, ("request", "ignored")),
                ("activity.accelerated_in_run", rs.activity.accelerated_in_run, ("skip", "break")),
                ("election.winner", rs.election.winner, ("first_to_reach_top", "first_ever")),

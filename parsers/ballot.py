@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from typing import Sequence
 
 from gamedef.names import normalize_name
@@ -24,6 +26,41 @@ _TRIM = " \t\r\n\u3000。．.，,、！!？?；;~～"
 # A label may stand in the brackets the rule post prints around 【投票格式】: 【投票对象】：包子, and a whole
 # field may be bracketed: 【投票对象：包子】. The brackets are decoration, never part of the label or value.
 _OPEN, _CLOSE = "[【\\[]?", "[】\\]]?"
+# Quotation pairs a reason may quote another post's words in: 他说“投票对象：青梅”很可疑. A label inside
+# such a pair, after the ballot's own label, is quoted talk and not a second ballot line.
+_QUOTES = {"“": "”", "「": "」", "『": "』", "‘": "’", '"': '"', "＂": "＂"}
+# Words that make a proxy's target a condition for the director to resolve (谁票多投谁, 如果…就…,
+# 跟票, 看情况) rather than a named player (M84 投票规则: 不可设立投票条件; 004 玩家须知 9).
+_CONDITION_WORDS = ("谁", "如果", "若", "假如", "假设", "要是", "的话", "否则", "不然", "除非", "除了", "看情况",
+                    "视情况", "跟", "随大流", "票多", "票少", "最多", "最少", "最高", "最低",
+                    "高票", "低票", "多数", "或者", "或", "还是", "就投", "则投", "再投", "再定", "决定", "随便",
+                    "任意", "帮我选", "帮他选", "导演定", "导演选", "自行", "代为选择")
+
+
+@lru_cache(maxsize=1)
+def _t2s_table() -> dict[int, str]:
+    """Traditional → simplified, one character for one (the first candidate of OpenCC's table,
+    the data `moderation.normalize` folds with; read here because parsers may not import moderation).
+    Empty when the table cannot be read: ballots are then read as written."""
+    try:
+        text = resources.files("opencc").joinpath("dictionary/TSCharacters.txt").read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, OSError):  # pragma: no cover - opencc is a dependency
+        return {}
+    table: dict[int, str] = {}
+    for line in text.splitlines():
+        trad, _, simple = line.partition("\t")
+        first = simple.split(" ")[0]
+        if len(trad) == 1 and len(first) == 1 and first != trad:
+            table[ord(trad)] = first
+    return table
+
+
+def to_simplified(text: str) -> str:
+    """`text` with traditional characters folded to simplified, of the same length (投票對象 → 投票对象,
+    竹馬 → 竹马, 棄權 → 弃权), so a position in one is the same position in the other."""
+    if text.isascii():
+        return text
+    return text.translate(_t2s_table())
 
 
 @dataclass(frozen=True)
@@ -50,6 +87,9 @@ class ParsedBallot:
     is_change: bool = False
     written_target: str | None = None  # the target as the post spells it
     problems: tuple[Problem, ...] = field(default_factory=tuple)
+    # what the director should know of how the ballot was read, not making it invalid (traditional
+    # characters folded, a conditional proxy read as an abstention)
+    notes: tuple[Problem, ...] = field(default_factory=tuple)
 
     @property
     def valid(self) -> bool:
@@ -75,7 +115,9 @@ def _any_label_re(rules: VoteRules) -> re.Pattern[str]:
 
 def is_ballot_attempt(text: str, rules: VoteRules) -> bool:
     """A post tries to vote when a ballot label is followed by a colon (either width), or a line
-    starts with a target label. Talk that merely mentions 投票对象 mid-sentence is not a ballot."""
+    starts with a target label. Talk that merely mentions 投票对象 mid-sentence is not a ballot.
+    Labels written in traditional characters (投票對象) are read as their simplified form."""
+    text = to_simplified(text)
     alts = "|".join(re.escape(x) for x in _labels(rules))
     if re.search(f"(?:{alts})\\s*{_CLOSE}\\s*[:{_WIDE_COLONS}]", text):
         return True
@@ -143,7 +185,7 @@ def _proxy_voter(text: str, rules: VoteRules) -> tuple[str, str] | None:
     if not marker or not stripped.startswith(marker):
         return None
     rest = stripped[len(marker):]
-    m = _any_label_re(rules).search(rest)
+    m = _any_label_re(rules).search(to_simplified(rest))
     head = rest[: m.start()] if m else rest
     line = head.strip().splitlines()[0] if head.strip() else ""
     name = re.split(r"[\s（(\[【]", line.strip(), maxsplit=1)[0] if line.strip() else ""
@@ -218,26 +260,102 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
     kind, written, reason, fmt = _read_fields(body, rules)
     target: str | None = None
     problems.extend(fmt)
+    notes: list[Problem] = []
     is_change = kind == "change"
     if written is not None and not fmt:
         written = _strip_mention(written)
-        key = normalize_name(_undecorated(written))
+        name = _undecorated(written)
+        key, folded = normalize_name(name), normalize_name(to_simplified(name))
+        by_fold = _folded_roster(tuple(players))
+        label = rules.change_target_label if is_change else rules.target_label
         if key == normalize_name(rules.abstain_word):
             kind = "abstain"
         elif key in roster:
             target = roster[key]
+        elif folded == normalize_name(to_simplified(rules.abstain_word)):
+            kind = "abstain"
+            notes.append(_folded_note(label, written, rules.abstain_word))
+        elif by_fold.get(folded):
+            target = by_fold[folded]
+            notes.append(_folded_note(label, written, target))
         else:
             near = closest_player(written, players)
-            hint = f"（最接近的玩家是“{near}”）" if near else ""
-            problems.append(Problem("unknown_target",
-                                    f"投票对象“{written}”不是本场玩家{hint}，投票对象有误的票无效，须重新发帖更正。"))
+            # a name one character off (若页 for 若叶) is a misspelling even when it holds a condition word
+            misspelt = near is not None and len(key) <= len(normalize_name(near)) + 1
+            if proxy and not misspelt and is_conditional(name, players):
+                said = rules.conditional_proxy_rule or "代投须明确指定投票对象"
+                if rules.conditional_proxy == "abstain":
+                    kind = "abstain"
+                    notes.append(Problem("conditional_proxy_abstain",
+                                         f"代投的投票对象“{written}”是条件，不是明确指定的玩家；按规则（{said}）视为{voter}弃权。"))
+                else:
+                    problems.append(Problem("conditional_proxy",
+                                            f"代投的投票对象“{written}”是条件，不是明确指定的玩家；按规则（{said}），"
+                                            "此代投无效，须重新发帖更正。"))
+            else:
+                hint = f"（最接近的玩家是“{near}”）" if near else ""
+                problems.append(Problem("unknown_target",
+                                        f"投票对象“{written}”不是本场玩家{hint}，投票对象有误的票无效，须重新发帖更正。"))
     if rules.reason_required and not fmt and not reason and not (proxy and not rules.proxy_reason_required) \
             and not (kind == "abstain" and not rules.abstain_reason_required):
         label = rules.change_reason_label if is_change else rules.reason_label
         extra = "（弃权票也须写理由：规则集 abstain_reason_required = true）" if kind == "abstain" else ""
         problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……）{extra}，此票无效，须重新发帖更正。"))
     return ParsedBallot(voter=voter, kind=kind, target=target, reason=reason or None, author=post.author,
-                        proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems))
+                        proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems),
+                        notes=tuple(notes))
+
+
+@lru_cache(maxsize=64)
+def _folded_roster(players: tuple[str, ...]) -> dict[str, str | None]:
+    """Each player's name folded to simplified → the player; None where two players fold alike
+    (发 and 髮): such a spelling names neither, and stays a wrong target."""
+    out: dict[str, str | None] = {}
+    for p in players:
+        k = normalize_name(to_simplified(p))
+        out[k] = p if out.get(k, p) == p else None
+    return out
+
+
+def _folded_note(label: str, written: str, read_as: str) -> Problem:
+    return Problem("traditional_folded",
+                   f"{label}“{written}”含繁体字，按简体读作“{read_as}”（繁简转换后与之一致），请导演核对。")
+
+
+def is_conditional(written: str, players: Sequence[str] = ()) -> bool:
+    """Whether a target that names no player is a condition for the director to resolve
+    (谁票多投谁, 如果白露没出局就投白露, 跟票, 看情况) rather than a misspelt name. The players' names
+    are taken out first: a condition word inside a name (若叶) is no condition."""
+    w = to_simplified(written)
+    for p in sorted(players, key=len, reverse=True):
+        w = w.replace(to_simplified(p), " ")
+    return any(word in w for word in _CONDITION_WORDS)
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each closed quotation (“…”, 「…」, "…"), the marks included; an opening mark
+    that is never closed quotes nothing."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(text):
+        close = _QUOTES.get(text[i])
+        j = text.find(close, i + 1) if close else -1
+        if j > i:
+            spans.append((i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    return spans
+
+
+def _unquoted(hits: list[tuple], text: str) -> list[tuple]:
+    """The label hits that are the ballot's own lines: a label inside a quotation that opens after
+    the first label (a reason quoting 投票对象：青梅) is quoted talk. A ballot quoted whole
+    (“投票对象：饺子 投票理由：好”) opens its quotation before its first label and is kept."""
+    if len(hits) < 2:
+        return hits
+    spans = [(a, b) for a, b in _quoted_spans(text) if a >= hits[0][1]]
+    return [h for h in hits if not any(a < h[0] and h[1] <= b for a, b in spans)]
 
 
 def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, list[Problem]]:
@@ -246,8 +364,10 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
     colon = _colon_class(rules)
     any_colon = f"[:{_WIDE_COLONS}]"
     alts = "|".join(re.escape(x) for x in sorted(set(_labels(rules)), key=len, reverse=True))
+    scan = to_simplified(body)  # labels in traditional characters (投票對象); values are taken from `body`
     hits = [(m.start(), m.end(), m.group(2), m.group(4), bool(m.group(1)) and not m.group(3))
-            for m in re.finditer(f"({_OPEN})\\s*({alts})\\s*({_CLOSE})\\s*({any_colon})\\s*", body)]
+            for m in re.finditer(f"({_OPEN})\\s*({alts})\\s*({_CLOSE})\\s*({any_colon})\\s*", scan)]
+    hits = _unquoted(hits, scan)
 
     def unbracket(value: str, h: tuple) -> str:
         """A field opened with 【 before its label closes after its value: 【投票对象：包子】."""
@@ -262,7 +382,7 @@ def _read_fields(body: str, rules: VoteRules) -> tuple[str, str | None, str, lis
     targets = [h for h in hits if h[2] in t_labels]
     reasons = [h for h in hits if h[2] in r_labels]
     if not targets:
-        bare = re.search("(?m)^[\\s*#>【\\[]*(" + "|".join(re.escape(x) for x in t_labels) + ")", body)
+        bare = re.search("(?m)^[\\s*#>【\\[]*(" + "|".join(re.escape(x) for x in t_labels) + ")", scan)
         kind = "change" if bare and bare.group(1) == rules.change_target_label else "vote"
         if bare:
             return kind, None, "", [_format_problem(f"“{bare.group(1)}”后面缺少冒号")]
