@@ -302,7 +302,7 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.warnings += event_day_warnings(game, day, votes)
     a.warnings += rename_warnings(game, store)
     if flags:
-        a.flags = day_flags(game, store, day, by_role, act, sent_off=sent_off_today)
+        a.flags = day_flags(game, store, day, by_role, act, sent_off=sent_off_today, acc=acc)
     entries += [e for e in manual if e.day <= day]
     entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
@@ -582,7 +582,8 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
 
 
 def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None,
-              activity: DayActivity | None = None, *, sent_off: dict[str, datetime] | None = None) -> list[dict[str, Any]]:
+              activity: DayActivity | None = None, *, sent_off: dict[str, datetime] | None = None,
+              acc: Acceleration | None = None) -> list[dict[str, Any]]:
     """Speech and posting flags of the day's threads (and of posts made that day in the rule thread
     and older days' threads), each with its id and the director's decision. Who is out is judged at
     each post's own moment; `sent_off`: players a red card took out in the middle of this day (004:
@@ -593,6 +594,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
         try:
             counted = analyze_day(game, store, day, flags=False)
             game, sent_off = counted.game, {**counted.sent_off, **(sent_off or {})}
+            acc = acc if acc is not None else counted.acceleration
         except StoreError:
             pass
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
@@ -647,7 +649,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                                   out_at=out_during(game, day))
     if threshold and activity is not None:
         have = {(f["pid"], f["category"]) for f in out}
-        for player, posts in water_heavy(activity, by_role, threshold=threshold).items():
+        for player, posts in water_heavy(activity, by_role, threshold=threshold, acceleration=acc).items():
             first = posts[0]
             if (first.pid, "water") in have:
                 continue

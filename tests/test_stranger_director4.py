@@ -1,0 +1,90 @@
+"""A stranger director's fourth report: each case quotes the rule sentence it rests on.
+
+(7) water: a single "+1" is not a 水帖 flag (004 has no rule on water posts beyond leaving them out
+of the count; M84's is about many in a day), and a "+1" the acceleration count takes as a request
+says something.
+"""
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from gamedef.gamefile import Day
+from gamedef.ruleset import load_ruleset
+from engine.acceleration import acceleration
+from engine.activity import count_activity, water_heavy
+from engine.state import DayState
+from moderation.checker import get_checker
+from parsers.models import Post
+
+TZ = timezone(timedelta(hours=8))
+M84 = load_ruleset("m84")
+R004 = load_ruleset("004")
+RS = {"m84": M84, "004": R004}
+PLAYERS = ("青梅", "竹马", "白露", "霜降", "小满", "芒种", "谷雨", "惊蛰", "清明", "立夏", "寒露", "大寒")
+OPENS = datetime(2026, 11, 23, 10, tzinfo=TZ)
+DAY = Day(number=1, discussion_tid=34, vote_tid=35, progress_tid=36, opens=OPENS, closes=OPENS + timedelta(hours=12))
+
+
+def at(hhmm: str) -> datetime:
+    h, m = hhmm.split(":")
+    return OPENS.replace(hour=int(h), minute=int(m))
+
+
+def post(pid: int, author: str, text: str, when: str, tid: int = 36) -> Post:
+    return Post(tid=tid, pid=pid, floor=pid + 1, author=author, uid=None, posted_at=at(when),
+                time_precision="second", message_html="", text=text)
+
+
+def state(players=PLAYERS) -> DayState:
+    return DayState(day=1, at=OPENS, players=players, living=players, out=(), priest=None, whistled=(), excused=(),
+                    accelerated_event=False)
+
+
+def progress(n_requests: int, *seconds: str) -> list[Post]:
+    """`n_requests` players ask at 12:00, 12:01, …; then each of `seconds` replies "+1" at 12:30, 12:31, …"""
+    out = [post(i + 1, PLAYERS[i], "申请加速", f"12:{i:02d}") for i in range(n_requests)]
+    out += [post(100 + i, PLAYERS[n_requests], text, f"12:{30 + i}") for i, text in enumerate(seconds)]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- (7)
+
+@pytest.mark.parametrize("rs, text, rule", [
+    ("004", "+1", "004 违规判定 5(1)：连续三个讨论日均不足十帖（不含纯水帖） — water only leaves the count"),
+    ("004", "顶", "004 违规判定 5(1)：（不含纯水帖） — 004 has no rule on many water posts"),
+    ("m84", "+1", "M84 违规判定 6(5)：大量无意义水帖 — about many posts, not one"),
+    ("m84", "附议", "M84 违规判定 6(5)：大量无意义水帖"),
+])
+def test_a_single_water_post_is_not_flagged(rs, text, rule):
+    flags = get_checker(RS[rs]).check_post(post(7, "芒种", text, "12:30"), RS[rs])
+    assert "water" not in [f.category for f in flags], rule
+
+
+def _water_flagged(rs, by_role, acc=None):
+    act = count_activity(by_role, ruleset=rs, day=DAY, state=state())
+    return water_heavy(act, by_role, threshold=rs.activity.water_flag_per_day, acceleration=acc)
+
+
+@pytest.mark.parametrize("rs, count_in, texts, role, flagged, rule", [
+    # 004.toml: 004 has no rule on many water posts (纯水帖 only do not count as posts): never flagged as such
+    ("004", ("discussion",), ["顶"] * 8, "discussion", False, "004 违规判定 5(1)（不含纯水帖）"),
+    ("004", ("discussion", "progress"), ["+1"] * 8, "progress", False, "004 违规判定 5(1)（不含纯水帖）"),
+    # M84 违规判定 6(5) 大量无意义水帖: five or more meaningless posts in a day
+    ("m84", ("discussion",), ["顶"] * 5, "discussion", True, "M84 违规判定 6(5)：大量无意义水帖"),
+    ("m84", ("discussion",), ["顶"] * 4, "discussion", False, "M84 违规判定 6(5)：大量无意义水帖"),
+    # a "+1" under a request is that player's request (M84 当日申请人数; seconding = request): not meaningless
+    ("m84", ("discussion", "progress"), ["+1"] * 5, "progress", False, "M84 游戏进程 讨论日长短：未出局角色可在进程帖中申请加速"),
+])
+def test_water_per_day_follows_the_ruleset_field(rs, count_in, texts, role, flagged, rule):
+    base = RS[rs]
+    ruleset = dataclasses.replace(base, activity=dataclasses.replace(base.activity, count_in=count_in))
+    prog = progress(3, *texts) if role == "progress" else progress(3)
+    disc = [post(200 + i, "芒种", text, f"13:{i:02d}", tid=34) for i, text in enumerate(texts)] if role == "discussion" else []
+    by_role = {"discussion": disc, "progress": prog}
+    acc = acceleration(prog, ruleset=ruleset, day=DAY, state=state())
+    if role == "progress":
+        assert acc.requests[-1] == PLAYERS[3], "the +1 is counted as a request"
+    assert bool(_water_flagged(ruleset, by_role, acc)) is flagged, rule
