@@ -78,7 +78,13 @@ def votes_view(a: Any) -> Group:
     if acc.get("readings"):
         state = "已加速 accelerated" if acc.get("accelerated") else "未加速 not accelerated"
         got = "、".join(f"{r['player']}（#{r['floor']}）" for r in acc.get("counted_requests") or [])
-        parts.append(Text(f"进程帖 progress: {state}；计入申请 {len(acc.get('counted_requests') or [])}/{acc.get('needed')}"
+        when = acc.get("judged_at")
+        moment = f"{when[5:10]} {when[11:16]}" if isinstance(when, str) and len(when) >= 16 else "—"
+        how = "截止时刻为准" if acc.get("judged") == "at_cutoff" else "达到即加速"
+        parts.append(Text(f"进程帖 progress: {state}；计入申请 {acc.get('counted', len(acc.get('counted_requests') or []))}"
+                          f"/{acc.get('needed')}（{moment} 时存活 {acc.get('living')} 人，需 {acc.get('needed')} 人；"
+                          f"{how}，acceleration.judged = {acc.get('judged')}）"
+                          + (f"，{acc['granted_on_departure']}出局后达到" if acc.get("granted_on_departure") else "")
                           + (f"：{got}" if got else "")))
     for w in [w for w in v.get("warnings") or [] if w.get("kind") != "stale_scan"]:
         parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))

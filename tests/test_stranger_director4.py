@@ -3,6 +3,8 @@
 (7) water: a single "+1" is not a 水帖 flag (004 has no rule on water posts beyond leaving them out
 of the count; M84's is about many in a day), and a "+1" the acceleration count takes as a request
 says something.
+(2) acceleration: when the requests are set against the living (ruleset `acceleration.judged`), a
+player leaving mid-day, and the numbers printed being the numbers used.
 """
 from __future__ import annotations
 
@@ -88,3 +90,49 @@ def test_water_per_day_follows_the_ruleset_field(rs, count_in, texts, role, flag
     if role == "progress":
         assert acc.requests[-1] == PLAYERS[3], "the +1 is counted as a request"
     assert bool(_water_flagged(ruleset, by_role, acc)) is flagged, rule
+
+
+# ---------------------------------------------------------------------------------------------- (2)
+
+R004_TEXT = "004 游戏流程 讨论日长短：如果在进程帖中申请加速的玩家超过所有存活玩家的二分之一则游戏进程加速"
+M84_TEXT = "M84 游戏进程 讨论日长短：当日申请人数在讨论日结束三个小时前…大于等于存活人数的一半，即判定加速或延迟成功"
+WITHDRAW = [post(50, "青梅", "撤回申请", "13:00")]
+
+
+@pytest.mark.parametrize("rs, players, seconds, extra, out_at, accelerated, granted, living, needed, counted, rule", [
+    # the stranger's day: 6 of 12 ask by 12:30 (not more than half); 立夏's red card at 15:00 leaves 11
+    ("004", 12, ["+1"], [], {"立夏": "15:00"}, True, "15:00", 11, 6, 6, R004_TEXT),
+    ("004", 12, ["+1"], [], {}, False, None, 12, 7, 6, R004_TEXT),
+    # a requester who leaves takes the request along: 5 of 11
+    ("004", 12, ["+1"], [], {"青梅": "15:00"}, False, None, 11, 6, 5, R004_TEXT),
+    # reached at 12:30 already with 11 alive; a withdrawal afterwards does not undo it
+    ("004", 11, ["+1"], WITHDRAW, {}, True, "12:30", 11, 6, 6, R004_TEXT),
+    # M84: 6 of 12 is 大于等于一半 at 12:30, but withdrawn at 13:00: at the 19:00 cut-off 5 of 12 stand
+    ("m84", 12, ["+1"], WITHDRAW, {}, False, None, 12, 6, 5, M84_TEXT),
+    ("m84", 12, ["+1"], [], {}, True, "12:30", 12, 6, 6, M84_TEXT),
+    # 5 of 11 is not half; 寒露 out at 15:00 leaves 10 before the cut-off: 5 of 10 from then on
+    ("m84", 11, [], [], {"寒露": "15:00"}, True, "15:00", 10, 5, 5, M84_TEXT),
+    # out after the 19:00 cut-off: the count was judged before
+    ("m84", 11, [], [], {"寒露": "20:00"}, False, None, 11, 6, 5, M84_TEXT),
+    # reached at 12:30; the numbers used are those of the cut-off (大寒 out at 15:00, 寒露 only at 20:00)
+    ("m84", 12, ["+1"], [], {"大寒": "15:00", "寒露": "20:00"}, True, "12:30", 11, 6, 6, M84_TEXT),
+])
+def test_acceleration_is_judged_as_the_ruleset_reads_the_rule(rs, players, seconds, extra, out_at, accelerated,
+                                                              granted, living, needed, counted, rule):
+    roster = PLAYERS[:players]
+    a = acceleration(progress(5, *seconds) + extra, ruleset=RS[rs], day=DAY, state=state(roster),
+                     out_at={k: at(v) for k, v in out_at.items()})
+    assert a.accelerated is accelerated, rule
+    assert (a.granted_at == at(granted)) if granted else a.granted_at is None, rule
+    assert (a.living, a.needed, a.counted) == (living, needed, counted), rule
+    assert a.judged == RS[rs].acceleration.judged
+    # the numbers printed are the numbers the answer rests on
+    assert RS[rs].acceleration.granted(a.counted, a.living) is a.accelerated
+    judged_at = a.cutoff if rs == "m84" or not a.accelerated else a.granted_at
+    assert a.to_json()["judged_at"] == judged_at.isoformat()
+
+
+@pytest.mark.parametrize("rs, reading", [("004", "when_reached"), ("m84", "at_cutoff")])
+def test_the_reading_is_shown(rs, reading):
+    got = {r["field"]: r for r in RS[rs].readings()}["acceleration.judged"]
+    assert got["reading"] == reading and "存活" in got["rule"]
