@@ -5,13 +5,25 @@ of the count; M84's is about many in a day), and a "+1" the acceleration count t
 says something.
 (2) acceleration: when the requests are set against the living (ruleset `acceleration.judged`), a
 player leaving mid-day, and the numbers printed being the numbers used.
+(1) a player renamed on the forum before the first scan: the roster name has no post while an
+unknown account posts in the game's threads; the director is told, and the lurking cards wait.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
+
+from daoyan.analysis import unknown_account_warnings
+from daoyan.cli import cli
+from daoyan.demo.server import DemoForum
+from daoyan.scan import scan_game
+from gamedef.gamefile import load_game
 
 from gamedef.gamefile import Day
 from gamedef.ruleset import load_ruleset
@@ -20,6 +32,8 @@ from engine.activity import count_activity, water_heavy
 from engine.state import DayState
 from moderation.checker import get_checker
 from parsers.models import Post
+
+from .reliability_support import fast_game
 
 TZ = timezone(timedelta(hours=8))
 M84 = load_ruleset("m84")
@@ -136,3 +150,101 @@ def test_acceleration_is_judged_as_the_ruleset_reads_the_rule(rs, players, secon
 def test_the_reading_is_shown(rs, reading):
     got = {r["field"]: r for r in RS[rs].readings()}["acceleration.judged"]
     assert got["reading"] == reading and "存活" in got["rule"]
+
+
+# ---------------------------------------------------------------------------------------------- (1)
+
+GLOSSARY = "GLOSSARY: the forum username of a role account is the player's name in the game"
+LURK = "004 违规判定 5(1)：在未加快进程的单个讨论日没有发言 — a card for no post needs the player's posts"
+
+
+def _game(players=PLAYERS[:4], directors=("说书人",)):
+    return SimpleNamespace(players=players, directors=directors, day=lambda n: DAY)
+
+
+@pytest.mark.parametrize("authors, warned, rule", [
+    # 寒露 renamed to 寒露酱 before the first scan: the roster name is silent, the new name posts
+    ({"青梅": 3, "竹马": 2, "白露": 1, "寒露酱": 7}, {"霜降": ["寒露酱"]}, GLOSSARY),
+    # everyone on the roster posted: a passer-by is not a renamed player
+    ({"青梅": 3, "竹马": 2, "白露": 1, "霜降": 1, "路人": 2}, {}, GLOSSARY),
+    # a silent player and nobody unknown: a plain lurker (004 违规判定 5(1))
+    ({"青梅": 3, "竹马": 2, "白露": 1}, {}, LURK),
+    # the only other poster is a director: directors post by right
+    ({"青梅": 3, "竹马": 2, "白露": 1, "说书人": 4}, {}, GLOSSARY),
+    # posted outside the day (before the opening): not in the game's threads that day
+    ({"青梅": 3, "竹马": 2, "白露": 1, "寒露酱@08:00": 2}, {}, GLOSSARY),
+])
+def test_a_silent_player_beside_an_unknown_account_is_warned(authors, warned, rule):
+    posts, pid = [], 1
+    for who, n in authors.items():
+        name, _, when = who.partition("@")
+        for _ in range(n):
+            p = post(pid, name, "我觉得还要再看看", "11:00", tid=34)
+            if when:
+                p = dataclasses.replace(p, posted_at=OPENS.replace(hour=8))
+            posts.append(p)
+            pid += 1
+    ws = unknown_account_warnings(_game(), 1, {"discussion": posts}, state(PLAYERS[:4]))
+    assert {w["player"]: [a["name"] for a in w["accounts"]] for w in ws} == warned, rule
+    for w in ws:
+        assert w["kind"] == "unknown_account" and w["player"] in w["message"]
+        assert all(a["name"] in w["message"] for a in w["accounts"]) and "players" in w["message"]
+
+
+def _run_json(*args):
+    r = CliRunner().invoke(cli, [str(a) for a in args] + ["--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+@pytest.fixture(scope="module")
+def renamed_first(tmp_path_factory) -> Path:
+    """The demo game, 青梅 renamed to 青梅酒 on the forum before daoyan ever scanned it."""
+    folder = tmp_path_factory.mktemp("renamed_first")
+    with DemoForum() as forum:
+        forum.rename_member("青梅", "青梅酒")
+        path = fast_game(folder, forum.base_url)
+        scan_game(load_game(path))
+    return path
+
+
+@pytest.mark.parametrize("command", ["votes", "activity", "cards", "remind", "report"])
+def test_every_count_names_the_unknown_account(renamed_first, command, tmp_path):
+    """GLOSSARY: a role account's forum username is the player's name — under a name the store never
+    saw, 青梅's posts are a stranger's; every output that counts them says so and names both."""
+    if command == "report":
+        r = CliRunner().invoke(cli, ["report", str(renamed_first), "--day", "1", "--out", str(tmp_path)])
+        assert r.exit_code == 0, r.output
+        data = json.loads((tmp_path / "day1.json").read_text("utf-8"))
+        assert "青梅酒" in (tmp_path / "day1.html").read_text("utf-8")
+        assert "青梅酒" in r.stderr
+    else:
+        args = ["--day", "1"] + (["--at", "2026-11-12T21:00"] if command == "remind" else [])
+        data = _run_json(command, renamed_first, *args)
+    ws = [w for w in data["warnings"] if w["kind"] == "unknown_account"]
+    assert [w["player"] for w in ws] == ["青梅"] and ws[0]["accounts"][0]["name"] == "青梅酒", GLOSSARY
+
+
+def test_the_lurking_cards_of_that_player_are_provisional(renamed_first):
+    """004/M84 违规判定 5 潜水: a card for posting too little rests on the player's posts; while they may
+    sit under an unknown name, the card is provisional (the clock alone would make it final)."""
+    a = _run_json("activity", renamed_first, "--day", "1")
+    assert a["penalties_final"] is True  # the day is closed and scanned after close
+    mine = [p for p in a["penalties"] if p["player"] == "青梅"]
+    assert mine and all(p["provisional"] and p["provisional_why"] == "unknown_account" for p in mine)
+    assert all(not p["provisional"] for p in a["penalties"] if p["player"] != "青梅")
+    cards = _run_json("cards", renamed_first, "--day", "1")
+    players = cards["players"] if isinstance(cards["players"], list) else list(cards["players"].values())
+    entries = [e for p in players if p["player"] == "青梅" for e in p["entries"] if e["source"] == "lurking"]
+    assert entries and all(e["provisional"] for e in entries)
+
+
+def test_no_warning_when_the_store_knew_the_old_name(tmp_path):
+    """A rename after the first scan is tied by uid (renamed_account), not warned as unknown."""
+    with DemoForum() as forum:
+        path = fast_game(tmp_path, forum.base_url)
+        scan_game(load_game(path))
+        forum.rename_member("青梅", "青梅酒")
+        scan_game(load_game(path), full=True)
+    kinds = [w["kind"] for w in _run_json("votes", path, "--day", "1")["warnings"]]
+    assert "renamed_account" in kinds and "unknown_account" not in kinds
