@@ -65,6 +65,30 @@ class DayAnalysis:
         """The warnings that the day's counts may miss posts (printed before any count)."""
         return [w for w in self.warnings if w.get("kind") == "stale_scan"]
 
+    @property
+    def count_warnings(self) -> list[dict[str, Any]]:
+        """The warnings a count or a card list may be wrong by: `stale_scan` (the store may miss posts)
+        and `unknown_account` (a player's posts may sit under a name the roster does not know)."""
+        return [w for w in self.warnings if w.get("kind") in ("stale_scan", "unknown_account")]
+
+    @property
+    def unsure_players(self) -> dict[str, str]:
+        """Players whose lurking cards are provisional whatever the hour, with why (`unknown_account`)."""
+        return {w["player"]: w["message"] for w in self.warnings if w.get("kind") == "unknown_account" and w.get("player")}
+
+    def cards_json(self) -> dict[str, Any]:
+        """The ledger, its lurking cards for an `unsure_players` player marked provisional."""
+        data = self.ledger.to_json() if self.ledger else {}
+        unsure = self.unsure_players
+        players = data.get("players") or []
+        for p in (players.values() if isinstance(players, dict) else players):
+            if p.get("player") in unsure:
+                for e in p.get("entries") or []:
+                    if e.get("source") == "lurking":
+                        e["provisional"] = True
+                        e["provisional_why"] = "unknown_account"
+        return data
+
     def votes_json(self) -> dict[str, Any]:
         d = self.votes.to_json()
         d["provisional"] = self.provisional
@@ -83,9 +107,12 @@ class DayAnalysis:
         d["readings"] = self.game.ruleset.readings()
         final = not self.provisional  # a lurking card needs the whole day, read after close
         d["penalties_final"] = final
+        unsure = self.unsure_players
         for p in d["penalties"]:
-            p["provisional"] = not final
-        d["warnings"] = [w for w in self.warnings if w.get("kind") in ("stale_scan", "deleted_post")]
+            p["provisional"] = not final or p.get("player") in unsure
+            if p.get("player") in unsure:  # final by the clock, not by the roster: see the warning
+                p["provisional_why"] = "unknown_account"
+        d["warnings"] = [w for w in self.warnings if w.get("kind") in ("stale_scan", "deleted_post", "unknown_account")]
         return d
 
     def reminder(self) -> Any:
@@ -116,7 +143,7 @@ class DayAnalysis:
             "election": self.election.to_json() if self.election else None,
             "activity": self.activity_json(),
             "flags": self.flags,
-            "cards": self.ledger.to_json() if self.ledger else None,
+            "cards": self.cards_json() if self.ledger else None,
             "readings": self.game.ruleset.readings(),
             "warnings": list(self.warnings),
         }
@@ -170,6 +197,49 @@ def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
                     "message": f"论坛帐号 uid {uid} 以前叫{name}，现在显示为{'、'.join(now)}（论坛改了用户名）："
                                f"这个帐号的帖子和票都按{name}计，投票对象写新名字的票也算投{name}；"
                                f"若要以新名字为准，请改游戏文件的名单。"})
+    return out
+
+
+def unknown_account_warnings(game: Game, day: int, by_role: dict[str, list[Post]], st: DayState
+                             ) -> list[dict[str, Any]]:
+    """A warning (`unknown_account`) for each rostered player with no post at all in the day's threads
+    while an account that is neither on the roster nor a director posts there: most likely the player's
+    role account, renamed on the forum before daoyan's first scan (the store never saw the old name,
+    so the uid cannot tie the two). Both are named; the player's lurking cards are provisional until
+    the director says which account is whose."""
+    d = game.day(day)
+    known = {normalize_name(n) for n in (*game.players, *game.directors)}
+    posted: set[str] = set()
+    strangers: dict[str, dict[str, Any]] = {}
+    seen: set[tuple[int, int]] = set()
+    for role, posts in by_role.items():
+        for p in posts:
+            if (p.tid, p.pid) in seen or p.posted_at is None or not (d.opens <= p.posted_at <= d.closes):
+                continue
+            seen.add((p.tid, p.pid))
+            key = normalize_name(p.author)
+            if key in known:
+                posted.add(key)
+                continue
+            acc = strangers.setdefault(key, {"name": p.author, "uid": p.uid, "posts": 0, "threads": {}})
+            acc["posts"] += 1
+            where = ROLE_NAMES.get(role, role)
+            acc["threads"][where] = acc["threads"].get(where, 0) + 1
+    silent = [n for n in st.living if normalize_name(n) not in posted]
+    if not silent or not strangers:
+        return []
+    accounts = sorted(strangers.values(), key=lambda a: (-a["posts"], a["name"]))
+    named = "、".join(f"{a['name']}" + (f"（uid {a['uid']}）" if a["uid"] is not None else "")
+                     + "，" + "、".join(f"{w}{k}帖" for w, k in a["threads"].items()) for a in accounts)
+    out = []
+    for name in silent:
+        out.append({"kind": "unknown_account", "day": day, "player": name,
+                    "accounts": [{"name": a["name"], "uid": a["uid"], "posts": a["posts"]} for a in accounts],
+                    "message": f"第{day}天名单上的{name}在本场的帖子里一帖也没有，而不在名单上、也不是导演的帐号在本场的帖子里发了帖："
+                               f"{named}。可能是{name}的角色帐号在 daoyan 第一次扫描之前就在论坛改了名（店里从没见过旧名，"
+                               f"按 uid 也对不上），它的发帖和票都被当成了“不是本场玩家”。{name}的潜水判罚暂定，请导演核对；"
+                               f"若确是同一个帐号，请把游戏文件 [game] players 里的“{name}”改成论坛上现在的名字"
+                               f"（游戏文件没有单独的改名/别名字段），重新统计。"})
     return out
 
 
@@ -301,8 +371,9 @@ def analyze_day(game: Game, store: Store, day: int, at: datetime | None = None, 
     a.warnings += priest_warnings(game, store, day, votes.priest, st)
     a.warnings += event_day_warnings(game, day, votes)
     a.warnings += rename_warnings(game, store)
+    a.warnings += unknown_account_warnings(game, day, by_role, st)
     if flags:
-        a.flags = day_flags(game, store, day, by_role, act, sent_off=sent_off_today)
+        a.flags = day_flags(game, store, day, by_role, act, sent_off=sent_off_today, acc=acc)
     entries += [e for e in manual if e.day <= day]
     entries += flagged
     a.ledger = ledger(entries, ruleset=game.ruleset, camps=game.camps)
@@ -582,7 +653,8 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
 
 
 def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]] | None = None,
-              activity: DayActivity | None = None, *, sent_off: dict[str, datetime] | None = None) -> list[dict[str, Any]]:
+              activity: DayActivity | None = None, *, sent_off: dict[str, datetime] | None = None,
+              acc: Acceleration | None = None) -> list[dict[str, Any]]:
     """Speech and posting flags of the day's threads (and of posts made that day in the rule thread
     and older days' threads), each with its id and the director's decision. Who is out is judged at
     each post's own moment; `sent_off`: players a red card took out in the middle of this day (004:
@@ -593,6 +665,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
         try:
             counted = analyze_day(game, store, day, flags=False)
             game, sent_off = counted.game, {**counted.sent_off, **(sent_off or {})}
+            acc = acc if acc is not None else counted.acceleration
         except StoreError:
             pass
     by_role = by_role if by_role is not None else _posts_by_role(game, store, day)
@@ -647,7 +720,7 @@ def day_flags(game: Game, store: Store, day: int, by_role: dict[str, list[Post]]
                                   out_at=out_during(game, day))
     if threshold and activity is not None:
         have = {(f["pid"], f["category"]) for f in out}
-        for player, posts in water_heavy(activity, by_role, threshold=threshold).items():
+        for player, posts in water_heavy(activity, by_role, threshold=threshold, acceleration=acc).items():
             first = posts[0]
             if (first.pid, "water") in have:
                 continue

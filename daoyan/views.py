@@ -78,7 +78,13 @@ def votes_view(a: Any) -> Group:
     if acc.get("readings"):
         state = "已加速 accelerated" if acc.get("accelerated") else "未加速 not accelerated"
         got = "、".join(f"{r['player']}（#{r['floor']}）" for r in acc.get("counted_requests") or [])
-        parts.append(Text(f"进程帖 progress: {state}；计入申请 {len(acc.get('counted_requests') or [])}/{acc.get('needed')}"
+        when = acc.get("judged_at")
+        moment = f"{when[5:10]} {when[11:16]}" if isinstance(when, str) and len(when) >= 16 else "—"
+        how = "截止时刻为准" if acc.get("judged") == "at_cutoff" else "达到即加速"
+        parts.append(Text(f"进程帖 progress: {state}；计入申请 {acc.get('counted', len(acc.get('counted_requests') or []))}"
+                          f"/{acc.get('needed')}（{moment} 时存活 {acc.get('living')} 人，需 {acc.get('needed')} 人；"
+                          f"{how}，acceleration.judged = {acc.get('judged')}）"
+                          + (f"，{acc['granted_on_departure']}出局后达到" if acc.get("granted_on_departure") else "")
                           + (f"：{got}" if got else "")))
     for w in [w for w in v.get("warnings") or [] if w.get("kind") != "stale_scan"]:
         parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))
@@ -116,7 +122,8 @@ def activity_view(a: Any) -> Group:
         for col in ("玩家 player", "判罚 card", "规则 rule", "理由 reason"):
             pt.add_column(col)
         for p in j["penalties"]:
-            reason = p["reason"] + (f"（{p['note']}）" if p.get("note") else "")
+            reason = p["reason"] + (f"（{p['note']}）" if p.get("note") else "") \
+                + ("（暂定：名单上的名字没有发帖，另有不在名单上的帐号发帖，见下方提醒）" if p.get("provisional_why") == "unknown_account" else "")
             pt.add_row(escape(p["player"]), Text(CARD_ZH.get(p["card"], p["card"]), style=CARD_STYLE.get(p["card"], "")),
                        escape(p["rule"]), escape(reason))
         parts.append(pt)
@@ -154,10 +161,13 @@ def cards_view(ledger_json: dict[str, Any]) -> Group:
         t.add_column(col)
     for p in players:
         entries = "；".join(f"D{e.get('day')} {CARD_ZH.get(e.get('card'), e.get('card'))} {e.get('rule')} {e.get('reason') or ''}".strip()
-                           for e in p.get("entries", []))
+                           + ("（暂定）" if e.get("provisional") else "") for e in p.get("entries", []))
         t.add_row(escape(p.get("player", "")), str(p.get("blue", 0)), str(p.get("yellow", 0)), str(p.get("red", p.get("reds", 0))),
                   "是" if p.get("ejected") else "", escape(entries))
     parts: list[Any] = [t]
+    for w in ledger_json.get("warnings") or []:
+        if w.get("kind") == "unknown_account":
+            parts.append(Text("注意 warning: " + w.get("message", ""), style="bold yellow"))
     for c in ledger_json.get("camps") or []:
         if c.get("limit_reached"):
             parts.append(Text(f"注意: {c.get('camp')} 阵营累计红牌 {c.get('reds')} 张 — 请导演决定是否判负", style="bold red"))

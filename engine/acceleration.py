@@ -10,10 +10,17 @@ How posts are read:
 - a post's words are matched against the ruleset's `request_words`, `delay_words` and
   `against_words`, leftmost-longest, so 反对加速 is an objection, not a request; when one post
   says both, its last word is its stance;
-- a player counts once; a later objection withdraws an earlier request (until the threshold is
-  reached: a granted acceleration is not taken back by a withdrawal);
+- a player counts once; a later objection withdraws an earlier request (under "when_reached", until
+  the threshold is reached: a granted acceleration is not taken back by a withdrawal);
 - only players of the day who are still in the game, posting between the opening and the cut-off
   (`cutoff_hours_before_close` before the close, both ends included), count;
+- when the count is set against the living is the ruleset's `judged`: "when_reached" (004:
+  超过所有存活玩家的二分之一则游戏进程加速) compares at every request and withdrawal and again whenever
+  a player leaves the game during the day, with those alive then, and grants from the first moment it
+  holds; "at_cutoff" (M84: 当日申请人数在讨论日结束三个小时前…大于等于存活人数的一半) takes the requests
+  standing at the cut-off against those alive then, and grants from the moment that standing count last
+  reached the threshold. `living`, `needed` and `counted` are the numbers of `judged_at`, the moment
+  the answer rests on (the grant, or the cut-off when there is none);
 - a granted delay ends the accelerated state when `delay_cancels_acceleration`
   (M84: 延迟成功时，不再视为“执行加速”状态).
 The director's word wins over the thread: `Day.accelerated` in the game file, or an `accelerated`
@@ -93,12 +100,18 @@ class Acceleration:
     counted_requests: tuple[ProgressRequest, ...] = ()  # the request behind each name in `requests`
     counted_delays: tuple[ProgressRequest, ...] = ()
     seconding: str = "request"
+    judged: str = "when_reached"  # the ruleset's reading of when the count is set against the living
+    judged_at: datetime | None = None  # the moment of `living`, `needed` and `counted` (grant or cut-off)
+    counted: int = 0  # requests standing at `judged_at` (a requester out by then is not among them)
+    granted_on_departure: str | None = None  # granted when this player left the game (not by a post)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "day": self.day, "accelerated": self.accelerated, "delayed": self.delayed, "source": self.source,
             "requests": list(self.requests), "delays": list(self.delays), "living": self.living,
-            "needed": self.needed,
+            "needed": self.needed, "counted": self.counted, "judged": self.judged,
+            "judged_at": self.judged_at.isoformat() if self.judged_at else None,
+            "granted_on_departure": self.granted_on_departure,
             "granted_at": self.granted_at.isoformat() if self.granted_at else None,
             "granted_pid": self.granted_pid, "granted_floor": self.granted_floor,
             "delay_granted_at": self.delay_granted_at.isoformat() if self.delay_granted_at else None,
@@ -280,7 +293,33 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
 
     asking: dict[str, list[str]] = {ACCELERATE: [], DELAY: []}
     floors: dict[str, dict[str, ProgressRequest]] = {ACCELERATE: {}, DELAY: {}}
-    granted: dict[str, tuple[datetime, Post, int] | None] = {ACCELERATE: None, DELAY: None}
+    # kind -> (moment, the post that made it or None for a departure, living then, requests counted then)
+    granted: dict[str, tuple[datetime, Post | None, int, int] | None] = {ACCELERATE: None, DELAY: None}
+    at_cutoff = rules.judged == "at_cutoff"
+
+    def standing(kind: str, t: datetime | None) -> int:
+        """Requests of `kind` standing at `t`, from players still in the game then."""
+        return sum(1 for n in asking[kind]
+                   if not (normalize_name(n) in left and t is not None and left[normalize_name(n)] <= t))
+
+    departed: dict[datetime | None, str] = {}
+
+    def judge(t: datetime | None, post: Post | None, who: str | None = None) -> None:
+        """Set the count against the living at `t` (after a request, a withdrawal or a departure)."""
+        n = living_at(t)
+        for kind in (ACCELERATE, DELAY):
+            c = standing(kind, t)
+            if rules.granted(c, n):
+                if granted[kind] is None:
+                    granted[kind] = (t, post, n, c)  # type: ignore[assignment]
+                    if who is not None and kind == ACCELERATE:
+                        departed[t] = who
+            elif at_cutoff:
+                granted[kind] = None  # no longer holds: judged again at the cut-off
+
+    # players who leave the game during the day, up to the moment of the count: each departure is a
+    # moment when the threshold may be met with fewer alive (004: 超过所有存活玩家的二分之一)
+    departures = sorted((t, k) for k, t in left.items() if k in roster and day.opens <= t <= end)
     seen: list[ProgressRequest] = []
     readings: list[ProgressRequest] = []
     by_pid: dict[int, dict[str, str]] = {}
@@ -288,6 +327,9 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
     last_request: list[tuple[str, Post]] = []  # (kind, post) of every request read so far, in order
     order = sorted(progress_posts, key=lambda p: (p.posted_at is None, p.posted_at or day.opens, p.floor))
     for post in order:
+        while departures and post.posted_at is not None and departures[0][0] <= post.posted_at:
+            t_left, k_left = departures.pop(0)
+            judge(t_left, None, roster[k_left])  # a departure at a post's moment comes first (the post is out)
         read = read_post(post.text, rules, author=post.author, players=state.players) if not post.hidden else {}
         note = ""
         if read.get("*") == SECOND:
@@ -338,20 +380,26 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
             if asks and name not in who:
                 who.append(name)
                 floors[kind][name] = entry
-            elif not asks and name in who and granted[kind] is None:
-                who.remove(name)
+            elif not asks and name in who and (granted[kind] is None or at_cutoff):
+                who.remove(name)  # when_reached: a granted acceleration is not taken back by a withdrawal
                 floors[kind].pop(name, None)
-        n = living_at(t)
-        for kind in (ACCELERATE, DELAY):
-            if granted[kind] is None and rules.granted(len(asking[kind]), n):
-                granted[kind] = (t, post, n)  # type: ignore[assignment]
+        judge(t, post)
+    for t_left, k_left in departures:
+        judge(t_left, None, roster[k_left])
+
 
     acc_g, del_g = granted[ACCELERATE], granted[DELAY]
     delayed = del_g is not None
     accelerated = acc_g is not None and not (delayed and rules.delay_cancels_acceleration)
-    living = acc_g[2] if acc_g else living_at(end)
+    # the numbers the answer rests on: at_cutoff, those of the cut-off; when_reached, those of the moment
+    # of the grant, else those of the cut-off
+    judged_at = acc_g[0] if acc_g and not at_cutoff else end
+    living = acc_g[2] if acc_g and not at_cutoff else living_at(end)
+    counted = acc_g[3] if acc_g and not at_cutoff else standing(ACCELERATE, end)
     source = "thread"
-    g_at, g_pid, g_floor = (acc_g[0], acc_g[1].pid, acc_g[1].floor) if acc_g else (None, None, None)
+    g_at = acc_g[0] if acc_g else None
+    g_pid = acc_g[1].pid if acc_g and acc_g[1] is not None else None
+    g_floor = acc_g[1].floor if acc_g and acc_g[1] is not None else None
     event_at = state.accelerated_since if state.accelerated_since is not None and (at is None or state.accelerated_since <= at) else None
     override = day.accelerated if day.accelerated is not None else (
         True if state.accelerated_event or event_at is not None else None)
@@ -371,10 +419,13 @@ def acceleration(progress_posts: Sequence[Post], *, ruleset: Ruleset, day: Day, 
         day=day.number, requests=tuple(asking[ACCELERATE]), delays=tuple(asking[DELAY]), living=living,
         needed=needed(rules, living), accelerated=accelerated, delayed=delayed, source=source,
         granted_at=g_at, granted_pid=g_pid, granted_floor=g_floor,
-        delay_granted_at=del_g[0] if del_g else None, delay_granted_pid=del_g[1].pid if del_g else None,
+        delay_granted_at=del_g[0] if del_g else None,
+        delay_granted_pid=del_g[1].pid if del_g and del_g[1] is not None else None,
         cutoff=cutoff, posts=tuple(seen), readings=tuple(readings),
         counted_requests=tuple(floors[ACCELERATE][n] for n in asking[ACCELERATE]),
-        counted_delays=tuple(floors[DELAY][n] for n in asking[DELAY]), seconding=rules.seconding)
+        counted_delays=tuple(floors[DELAY][n] for n in asking[DELAY]), seconding=rules.seconding,
+        judged=rules.judged, judged_at=judged_at, counted=counted,
+        granted_on_departure=departed.get(g_at) if source == "thread" and accelerated and g_pid is None else None)
 
 
 def accelerated_at(acc: Acceleration, moment: datetime) -> bool:

@@ -203,12 +203,17 @@ def activity_json(day_activity: DayActivity, penalties: Sequence[Any], voted: It
     return out
 
 
-def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[Post]], *, threshold: int
-                ) -> dict[str, list[Post]]:
+def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[Post]], *, threshold: int,
+                acceleration: "Acceleration | None" = None) -> dict[str, list[Post]]:
     """Players with at least `threshold` water posts among the day's counted posts (M84 违规判定 6(5)
-    大量无意义水帖), each with those posts; nothing when `threshold` is 0."""
+    大量无意义水帖), each with those posts; nothing when `threshold` is 0.
+
+    A progress-thread post the acceleration count read as a stance (a "+1" / 附议 counted as a request,
+    an objection, a withdrawal) says something: it is not meaningless, whatever its length."""
     if threshold <= 0:
         return {}
+    spoken = {r.pid for r in (acceleration.readings if acceleration is not None else ())
+              if any(v in ("request", "second", "objection", "withdrawal") for v in r.reading.values())}
     names = {normalize_name(p.player): p.player for p in day_activity.players}
     uncounted = {(u.tid, u.pid) for u in day_activity.uncounted if u.why != "water"}
     found: dict[str, list[Post]] = {}
@@ -218,7 +223,7 @@ def water_heavy(day_activity: DayActivity, posts_by_role: Mapping[str, Sequence[
             continue
         if post.posted_at is None or not (day_activity.opens <= post.posted_at <= day_activity.at):
             continue
-        if _is_water_post(post):
+        if _is_water_post(post) and post.pid not in spoken:
             found.setdefault(names[key], []).append(post)
     return {p: ps for p, ps in found.items() if len(ps) >= threshold}
 

@@ -107,6 +107,11 @@ class AccelerationRules:
                                      "我也是", "我也要", "我也一样", "我也")
     # a reply like "+1" / "附议" under a request: "request" (it joins that request) | "ignored"
     seconding: str = "request"
+    # when the count of requests is set against the living: "when_reached" (at every request, withdrawal
+    # and departure up to the cut-off; granted from the first moment the threshold holds, and a later
+    # withdrawal does not undo it) | "at_cutoff" (the requests standing at the cut-off against those alive
+    # then; granted from the moment that standing count last reached the threshold)
+    judged: str = "when_reached"
 
     def granted(self, requests: int, living: int) -> bool:
         """Whether `requests` of `living` players are enough, per the threshold."""
@@ -227,6 +232,11 @@ class Ruleset:
         out = [
             {"field": "acceleration.seconding", "reading": a.seconding,
              "rule": "“+1”/“附议”回复申请：" + ("计为申请" if a.seconding == "request" else "不计")},
+            {"field": "acceleration.judged", "reading": a.judged,
+             "rule": "加速申请人数与存活人数的比较：" + (
+                 "每次申请、撤回或有人中途出局时都重新比较，首次达到即加速（之后撤回不影响）"
+                 if a.judged == "when_reached" else
+                 f"以截止时刻（关门前{a.cutoff_hours_before_close:g}小时）仍有效的申请与当时的存活人数为准")},
             {"field": "vote.accelerated_voids", "reading": v.accelerated_voids,
              "rule": "加速后作废" + ("加速生效之后的改票" if v.accelerated_voids == "after_granted" else "当天所有改票")},
             {"field": "activity.accelerated_in_run", "reading": act.accelerated_in_run,
@@ -381,6 +391,7 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
     choices = (("vote.accelerated_voids", rs.vote.accelerated_voids, ("after_granted", "whole_day")),
                ("vote.conditional_proxy", rs.vote.conditional_proxy, ("abstain", "invalid")),
                ("acceleration.seconding", rs.acceleration.seconding, ("request", "ignored")),
+               ("acceleration.judged", rs.acceleration.judged, ("when_reached", "at_cutoff")),
                ("activity.accelerated_in_run", rs.activity.accelerated_in_run, ("skip", "break")),
                ("election.winner", rs.election.winner, ("first_to_reach_top", "first_ever")),
                ("cards.red_resolves", rs.cards.red_resolves, ("after_vote", "before_vote")))

@@ -946,7 +946,7 @@ class Checker:
 
     def check_post(self, post: Any, ruleset: Any = None, *, whistled: bool = False, dead: bool = False,
                    is_director: bool = False) -> list[Flag]:
-        """All flags for one Post: its words (unless hidden), fonts, 诈尸, links, water.
+        """All flags for one Post: its words (unless hidden), fonts, 诈尸, links.
 
         Directors are never flagged: they use red and large fonts by right and quote the rules."""
         checker = self if ruleset is None or ruleset is self.ruleset else get_checker(ruleset)
@@ -963,22 +963,12 @@ class Checker:
             flags.append(f)
         if dead:
             flags.append(checker.flag("dead_post", text, 0, min(len(text), 40), note="posted while out (诈尸)"))
-        activity = getattr(checker.ruleset, "activity", None)
-        if activity is not None and activity.exclude_water and not post.hidden and not whistled:
-            water = _is_water(text, post.smilies)
-            if water:
-                flags.append(checker.flag("water", text, 0, len(text), note="pure filler: not counted as a post"))
+        # A single water post (纯水帖) is never a flag: 004 违规判定 5(1)「不含纯水帖」 only leaves it out of the
+        # lurking count (shown by `activity` as uncounted), and M84 违规判定 6(5)「大量无意义水帖」 is about many
+        # posts in a day, which the ruleset's `activity.water_flag_per_day` decides (daoyan.analysis.day_flags).
         for f in flags:
             f.pid, f.floor, f.author = post.pid, post.floor, post.author
         return flags
-
-
-def _is_water(text: str, smilies: int) -> bool:
-    try:
-        from moderation.water import is_water
-    except ImportError:
-        return False
-    return bool(is_water(text, smilies))
 
 
 _CHECKERS: dict[tuple, Checker] = {}

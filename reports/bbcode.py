@@ -128,8 +128,9 @@ def _penalties(penalties: Iterable[Mapping[str, Any]]) -> list[str]:
     lines = []
     for p in penalties:
         reason = clean(p.get("reason"))
+        unsure = "（暂定，待导演核对帐号）" if p.get("provisional_why") == "unknown_account" else ""
         lines.append(f"[*][b]{inert(p.get('player'))}[/b] {_card(p.get('card'))}"
-                     f"（{inert(p.get('rule'))}）{'：' + inert(reason) if reason else ''}")
+                     f"（{inert(p.get('rule'))}）{'：' + inert(reason) if reason else ''}{unsure}")
     return lines
 
 

@@ -117,7 +117,8 @@ def _remind(r: Any) -> dict[str, Any] | None:
 def _activity(activity: Mapping[str, Any], tz: Any = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     penalties = [{"player": clean(p.get("player")), "card": card_key(p.get("card")), "card_zh": card_zh(p.get("card")),
                   "rule": clean(p.get("rule")),
-                  "reason": clean(p.get("reason")) + (f"（{clean(p.get('note'))}）" if clean(p.get("note")) else "")}
+                  "reason": clean(p.get("reason")) + (f"（{clean(p.get('note'))}）" if clean(p.get("note")) else "")
+                  + ("（暂定，待导演核对帐号）" if p.get("provisional_why") == "unknown_account" else "")}
                  for p in _maps(activity.get("penalties"))]
     by_player: dict[str, list[dict[str, Any]]] = {}
     for p in penalties:

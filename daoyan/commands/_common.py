@@ -61,8 +61,9 @@ __all__ = ["open_game", "parse_at", "check_day", "echo_json", "day_option", "jso
 
 def warn_stale(a: Any) -> None:
     """The day's `stale_scan` warnings on stderr, for commands whose stdout is a count, a file list
-    or a post to paste: whoever reads it must know the count may miss the forum's latest posts."""
-    for w in a.stale:
+    or a post to paste: whoever reads it must know the count may miss the forum's latest posts, or
+    count a player's posts under a name the roster does not know (`unknown_account`)."""
+    for w in getattr(a, "count_warnings", a.stale):
         click.echo(f"daoyan: warning: {w['message']}", err=True)
 
 

@@ -27,10 +27,10 @@ def command(game: str, day: int | None, as_json: bool) -> None:
     with store:
         a = analyze_day(g, store, day or _last_scanned(g, store), flags=False)
         sync_cards(store, a.card_entries)
-    data = a.ledger.to_json() if a.ledger else {}
-    warn_stale(a)  # lurking cards rest on post counts the store may not have in full
-    if a.stale:
-        data["warnings"] = a.stale
+    data = a.cards_json()
+    warn_stale(a)  # lurking cards rest on post counts the store may not have in full, under the roster's names
+    if a.count_warnings:
+        data["warnings"] = a.count_warnings
     if as_json:
         echo_json(data)
     else:

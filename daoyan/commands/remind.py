@@ -26,7 +26,7 @@ def command(game: str, day: int, at: str | None, as_json: bool, bbcode: bool) ->
     if as_json:
         # a script reading the JSON must see that the lists may miss the latest posts
         echo_json({**r.to_json(), "seen_until": a.seen_until.isoformat() if a.seen_until else None,
-                   "warnings": a.stale})
+                   "warnings": a.count_warnings})
     elif bbcode:
         click.echo(reminder_bbcode(r, escape_bbcode), nl=False)
     else:
