@@ -113,7 +113,7 @@ def uncounted(ballots: list[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any],
         new = _replacement(b, ballots)
         if new is not None:
             how = "改票" if clean(new.get("kind")) == "change" else "重新投票"
-            out.append((b, "已" + how, f"{clean(b.get('voter'))}已{_where(new)}{how}，按{how}后的票计。"))
+            out.append((b, "已" + how, f"{clean(b.get('voter'))}已{_where(new)}{how}，以{how}为准。"))
             continue
         why = public_reasons(problems)
         out.append((b, "不计入", why or "此票不计入票数。"))

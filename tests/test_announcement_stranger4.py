@@ -192,7 +192,7 @@ def test_the_reasons_players_needed_are_there(written: dict) -> None:
     assert f"{G}（投票：{A}）：[b]不再计入[/b]，{G}于12-02 12:00出局，其票不再计入" in dropped
     assert "此后不允许改票，此次改票作废，原票仍有效" in dropped  # M84: 执行加速时不允许改票
     assert f"{D}（弃权）：[b]无效[/b]，缺少投票理由" in dropped and "弃权票也须写投票理由" in dropped
-    assert f"{A}已在#" in dropped and "按改票后的票计" in dropped
+    assert f"{A}已在#" in dropped and "以改票为准" in dropped
     assert "关门前60分钟内" in "\n".join(_section(m84, "编辑说明")) and "按现在的内容计" in m84
     assert E in m84.split("[/table]")[0]  # the whistled player's ballot counts; the whistle note is for review
     v004 = "\n".join(_section(written[("scenario_004", 1)]["bbcode"], "未计入的票"))
