@@ -1,7 +1,9 @@
 """The announcement (公示) in Discuz! BBCode, ready to paste into the vote thread.
 
-It says only what players may know: the count, the outcome, invalid ballots and why, who did
-not vote, the lurking cards and the priest election. Flags under review, roles and post
+It says only what players may know: the count, the outcome, every ballot that does not count and
+why (invalid, replaced by a change, its voter or target out during the day), who did not vote, the
+lurking cards and the priest election, each reason in the rule's words (reports/_public.py); notes
+for the director (ruleset fields, 请导演核对) stay in the review page. Flags under review, roles and post
 details stay out. Every name and reason comes from posts or the game file, so each is made
 inert before it goes in: a zero-width joiner after `[` and `<` keeps Discuz from reading a tag.
 """
@@ -9,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ._text import CARD_ZH, KIND_ZH, card_key, clauses, clean, findpost_url, floor_label, fmt_time, num, safe_base, zone
+from ._public import public_reasons, uncounted
+from ._text import CARD_ZH, KIND_ZH, card_key, clean, findpost_url, floor_label, fmt_time, num, safe_base, zone
 
 ZWJ = "\u200d"
 
@@ -95,32 +98,35 @@ def _outcome(outcome: Mapping[str, Any]) -> str:
     return "[b]结果：[/b]无人得票，无人出局"
 
 
-def _invalid(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
-    lines = []
-    for b in ballots:
-        if b.get("valid", True):
-            continue
-        kind = KIND_ZH.get(clean(b.get("kind")), "投票")
-        target = clean(b.get("target"))
-        head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}（{kind}{'：' + inert(target) if target else ''}）"
-        why = clauses(inert(p.get("message") or p.get("code")) for p in b.get("problems") or [] if isinstance(p, Mapping))
-        lines.append(f"[*]{head.strip()}：{why or '无效'}")
-    return lines
+def _head(b: Mapping[str, Any]) -> str:
+    """`#9 立夏（投票：寒露）`: the floor (or 代投), the voter, the kind and what was written."""
+    kind = KIND_ZH.get(clean(b.get("kind")), "投票")
+    target = clean(b.get("target") or b.get("written_target"))
+    if clean(b.get("kind")) == "abstain":
+        target = ""
+    where = floor_label(b.get("floor")) or ("代投" if b.get("proxy") else "")
+    return f"{where} {inert(b.get('voter'))}（{kind}{'：' + inert(target) if target else ''}）".strip()
+
+
+def _uncounted(ballots: list[Mapping[str, Any]]) -> list[str]:
+    """Every ballot that does not count, with why: invalid, replaced by a change, or no longer
+    counted because its voter or its target went out during the day."""
+    return [f"[*]{_head(b)}：[b]{label}[/b]，{inert(why)}" for b, label, why in uncounted(ballots)]
 
 
 EDIT_CODES = ("edited_after_lock", "edited_after_close", "edited_target", "edited_original_unknown")
 
 
 def _edit_notes(ballots: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Valid ballots whose post was edited: players see that the edit was read and how it counted."""
+    """Counted ballots whose post was edited: players see that the edit was read and how it counted."""
     lines = []
     for b in ballots:
         if not b.get("valid", True):
             continue
-        notes = [p for p in b.get("problems") or [] if isinstance(p, Mapping) and p.get("code") in EDIT_CODES]
-        if notes:
+        why = public_reasons(b.get("problems") or [], EDIT_CODES)
+        if why:
             head = f"{floor_label(b.get('floor'))} {inert(b.get('voter'))}"
-            lines.append(f"[*]{head.strip()}：" + clauses(inert(p.get("message") or p.get("code")) for p in notes))
+            lines.append(f"[*]{head.strip()}：{inert(why)}")
     return lines
 
 
@@ -163,12 +169,13 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
 
     out.append("[size=4][b]票数统计[/b][/size]")
     tally = [t for t in votes.get("tally") or [] if isinstance(t, Mapping)]
+    floors = _counted_floors(ballots)
     if tally:
-        out.extend(_tally_table(tally, _counted_floors(ballots), _floor_links(analysis, ballots) if floor_links else {}))
+        out.extend(_tally_table(tally, floors, _floor_links(analysis, ballots) if floor_links else {}))
     else:
         out.append("暂无有效票。")
     if votes.get("abstained"):
-        out.append(f"弃权：{_names(votes['abstained'])}")
+        out.append(f"弃权：{_voters(votes['abstained'], floors, {})}")
     heavy = [b for b in ballots if b.get("counted") and b.get("target") and clean(b.get("voter")) == clean(votes.get("priest"))
              and isinstance(b.get("weight"), (int, float)) and b.get("weight") != 1]
     if heavy:  # a count of 4.5 from four voters needs its reason beside it
@@ -182,9 +189,12 @@ def render_bbcode(analysis: Mapping[str, Any], *, floor_links: bool = False) -> 
         out.append(f"[b]红牌罚下：[/b][color=#D00000][b]{_names(reds)}[/b][/color]{when}")
     out.append("")
 
-    invalid = _invalid(ballots)
-    out.append("[size=4][b]无效票[/b][/size]")
-    out.extend(["[list]", *invalid, "[/list]"] if invalid else ["无"])
+    # every ballot posted is in the table, the abstentions or this list, so players can check the count
+    dropped = _uncounted(ballots)
+    counted = sum(1 for b in ballots if b.get("counted"))
+    out.append("[size=4][b]未计入的票[/b][/size]"
+               + (f"（共 {len(ballots)} 张票：{counted} 张计入，{len(dropped)} 张未计入）" if ballots else ""))
+    out.extend(["[list]", *dropped, "[/list]"] if dropped else ["无"])
     out.append("")
 
     edits = _edit_notes(ballots)
