@@ -23,30 +23,11 @@ import operator
 import re
 import unicodedata
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
+from gamedef.hanzi import t2s_chars as _t2s_chars
+
 from .startup_cache import cached
-
-
-@lru_cache(maxsize=1)
-def _t2s_chars() -> dict[str, str]:
-    """OpenCC's traditional → simplified character table (first candidate of each line)."""
-    table: dict[str, str] = {}
-    try:
-        text = resources.files("opencc").joinpath("dictionary/TSCharacters.txt").read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):  # fall back to the converter itself
-        import opencc
-
-        cc = opencc.OpenCC("t2s")
-        return {c: cc.convert(c) for c in "臥槽這媽發誓對們說導馬場專車頭腦殘雞豬狗給"}
-    for line in text.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 2 and parts[1]:
-            simple = parts[1].split(" ")[0]
-            if len(parts[0]) == 1 and len(simple) == 1:
-                table[parts[0]] = simple
-    return table
 
 
 def nfkc(text: str) -> str:

@@ -67,6 +67,9 @@ def fingerprint() -> str:
             h.update(p.read_bytes())
     h.update(_data_file("pypinyin", "pinyin_dict.py"))
     h.update(_data_file("opencc", "dictionary/TSCharacters.txt"))
+    from gamedef import hanzi  # the fold's traditional table is read there
+
+    h.update(Path(hanzi.__file__).read_bytes())
     h.update(_data_file("jieba", "dict.txt"))
     return h.hexdigest()
 

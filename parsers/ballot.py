@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Sequence
 
+from gamedef.hanzi import t2s_chars
 from gamedef.names import normalize_name
 from gamedef.ruleset import VoteRules
 
@@ -39,20 +39,8 @@ _CONDITION_WORDS = ("谁", "如果", "若", "假如", "假设", "要是", "的�
 
 @lru_cache(maxsize=1)
 def _t2s_table() -> dict[int, str]:
-    """Traditional → simplified, one character for one (the first candidate of OpenCC's table,
-    the data `moderation.normalize` folds with; read here because parsers may not import moderation).
-    Empty when the table cannot be read: ballots are then read as written."""
-    try:
-        text = resources.files("opencc").joinpath("dictionary/TSCharacters.txt").read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, OSError):  # pragma: no cover - opencc is a dependency
-        return {}
-    table: dict[int, str] = {}
-    for line in text.splitlines():
-        trad, _, simple = line.partition("\t")
-        first = simple.split(" ")[0]
-        if len(trad) == 1 and len(first) == 1 and first != trad:
-            table[ord(trad)] = first
-    return table
+    """Traditional → simplified for `str.translate` (the table `moderation.normalize` folds with)."""
+    return {ord(trad): simple for trad, simple in t2s_chars().items() if simple != trad}
 
 
 def to_simplified(text: str) -> str:
