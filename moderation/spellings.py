@@ -6,7 +6,7 @@ per lexicon (kept by startup_cache), each as an automaton entry of the term's ow
 - full pinyin (shabi; `sha bi` squeezes to it), initials (sb, cnm, nmsl), mixed pinyin, initials
   and hanzi (sha逼, 傻b, 脑c), and digits for syllables (2b, 2逼): Latin-bounded entries;
 - spellings too ordinary to count on their own (`addressed_spellings`): two-letter initials
-  that are everyday abbreviations (cs 畜牲, hz 混账), digit spellings that read as units (4g 死狗),
+  other than the established insults (cs 畜牲, hz 混账, tb 土鳖, cz 蠢猪), digit spellings that read as units (4g 死狗),
   a numeral's digits (250 二百五); they count where said to someone (你这个cs, 250吧你) or
   standing alone as a clause (cs，又是平票), and only in lower case (CS, HZ are abbreviations);
 - homophones: one character swapped for a common character (GB2312 level 1, the 3,755 most
@@ -32,6 +32,13 @@ COMMON_ABBREVIATIONS = frozenset(
     "gm gs js cs ds ns os ts ls db dc dm dn gb hr ip it kb km kg ml mb nt pa pe pt px rt st sd sb2 "
     "sh sz bj gz cq hz wh xa cy zs fm jk lv mg nz qc rp ss tt uu vv ww xx yy zz2 ex ed er es io un "
     "up us we me he my by do go no so to of on or in is at an as be if xp ie hi ha sm ng ct bp mr ms".split())
+# two-letter initials established as insults in their own right: these count standing alone (sb 楼上);
+# any other term's two initials (tb 土鳖, cz 蠢猪, cn 操你) are also a game or web abbreviation
+# (替补, 场助, .cn), so they count only where said to someone (`addressed`)
+STANDALONE_INITIALS = frozenset("sb nc zz fw md nm tm rz jb bc".split())
+# two-letter abbreviations of game and everyday words (gp 归票, jz 警长, tb 替补, cz 场助, zj 自己,
+# wb 微博): ordinary even as a clause of their own (gp：3号), so never a term's spelling
+GAME_ABBREVIATIONS = frozenset("gp tp jz cz tb dy lr nw sw yy fy zj zd bd jd wb zt gd pj".split())
 DIGITS = {"yi": "1", "er": "2", "san": "3", "si": "4", "wu": "5", "liu": "6", "qi": "7", "ba": "8",
           "jiu": "9", "ling": "0"}
 UNITS = "gkmtpdsxhwlv"  # 4g, 3d, 2k, 5s: units and models, not spellings
@@ -77,7 +84,7 @@ def latin_spellings(term: str, *, initials_ok: bool = True) -> set[str]:
     if (len(term) >= 2 or len(full) >= 4) and full not in ENGLISH_WORDS:
         out.add(full)
     ini = "".join(p[0] for p in py)
-    if initials_ok and len(term) >= 2 and (len(ini) >= 3 or ini not in COMMON_ABBREVIATIONS):
+    if initials_ok and len(term) >= 2 and (len(ini) >= 3 or ini in STANDALONE_INITIALS):
         out.add(ini)
     out = {o for o in out if not (len(o) == 2 and o[0].isdigit() and o[1] in UNITS)}
     if 2 <= len(term) <= MAX_MIXED_CHARS:
@@ -150,7 +157,7 @@ def addressed_spellings(term: str) -> set[str]:
                 out.add("".join(combo))
     if len(term) == 2:
         ini = "".join(p[0] for p in py)
-        if ini in COMMON_ABBREVIATIONS:
+        if ini not in STANDALONE_INITIALS and ini not in GAME_ABBREVIATIONS:
             out.add(ini)
         for a, b in itertools.product((py[0][0], DIGITS.get(py[0], "")), (py[1][0], DIGITS.get(py[1], ""))):
             if a and b and a.isdigit() != b.isdigit() and b in UNITS:
