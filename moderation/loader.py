@@ -356,9 +356,9 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
             root = resources.files("moderation").joinpath("lexicon")
             return _parsed([(e.name, e.read_text("utf-8")) for e in root.iterdir() if e.name.endswith(".toml")])
 
-        parsed = cached("lexicon-toml", parse_shipped)
+        parsed = cached("lexicon-toml", lambda: _spelled(parse_shipped()))
     else:
-        parsed = _parsed([(p.name, p.read_text("utf-8")) for p in sorted(Path(directory).glob("*.toml"))])
+        parsed = _spelled(_parsed([(p.name, p.read_text("utf-8")) for p in sorted(Path(directory).glob("*.toml"))]))
     categories: dict[str, CategoryLexicon] = {}
     allow: list[str] = []
     lookalike: dict[str, str] = {}
@@ -375,6 +375,22 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
         cat = data.get("category", stem)
         categories[cat] = parse_category(cat, data, name, lazy=directory is None)
     return Lexicon(categories, allow, lookalike, rebus)
+
+
+def _spelled(parsed: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The categories with the game words of lookalike.toml's `spelled_words` / `spelled_latin`
+    accepted in every spelling (spelled_words.py)."""
+    from .spelled_words import rewrite_category, spelled_table
+
+    look = next((d for n, d in parsed if n == "lookalike.toml"), {})
+    if not look.get("spelled_words") and not look.get("spelled_latin"):
+        return parsed
+    from .segment import Segmenter
+
+    chars = {k: str(v) for k, v in look.get("chars", {}).items()}
+    table = spelled_table(look, chars, Segmenter().tokenizer())
+    return [(n, d if n[: -len(".toml")] in _SPECIAL or n == "lookalike.toml" else rewrite_category(d, table))
+            for n, d in parsed]
 
 
 def _parsed(files: list[tuple[str, str]]) -> list[tuple[str, dict]]:
