@@ -45,7 +45,7 @@ from .models import Flag
 from .normalize import Views, views
 from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
-from .spellings import addressed
+from .spellings import addressed, said_to
 from .startup_cache import cached, paused_gc
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
@@ -328,7 +328,7 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
 
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
 _QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'")
-_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句)"
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句|那句|楼那句|反映)"
                         r"(了|过|着|的是|我|你|他|她|道|[0-9一二三四五六七八九十]{1,3}号)?(是|为)?(一|这|那)?(句|声)?(话)?[:：,，\s]*$"
                         r"|(那|这|一)(句|声)[:：,，\s]*$")
 # a quotation judged right after it (“出门被车撞”已经踩线了吧 / “卧槽”按规则要被罚) is reported, not said
@@ -452,8 +452,8 @@ class _Hits:
         key = (cat, line_start)
         if key in self.seen:
             return
-        if self.quoted and any(a <= span[0] and span[1] <= b for a, b in self.quoted):
-            return  # reported words (他骂我“傻逼”): not the poster's
+        if self.quoted and any(a <= span[0] < b for a, b in self.quoted):
+            return  # reported words (他骂我“傻逼”), or a construction that starts in them: not the poster's
         veto = self.unless.get(cat)
         if veto is not None and veto.search(line_text):
             return
@@ -595,7 +595,7 @@ class Checker:
                         continue  # too, see, all: doubles of everyday words
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                    if kind != "latin" and not _lower_case(v, fs, fe):
+                    if kind != "latin" and not _lower_case(v, fs, fe) and not said_to(f_text, fs, fe):
                         continue
                     if kind == "addressed" and not addressed(f_text, fs, fe):
                         continue
@@ -643,7 +643,7 @@ class Checker:
                 if kind == "latin" or kind == "latin2" or kind == "addressed":
                     if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
                         continue
-                    if kind != "latin" and not _lower_case(v, fs, fe):
+                    if kind != "latin" and not _lower_case(v, fs, fe) and not said_to(f_text, fs, fe):
                         continue
                     if kind == "addressed" and not addressed(f_text, fs, fe):
                         continue

@@ -172,6 +172,17 @@ _AFTER = re.compile(r"\s*(?:你|吧你|啊你)")
 _CLAUSE_EDGE = frozenset("，。！？；：,!?;…~～—\n")  # not . or : (www.hp.com, 10:30)
 
 
+_TO_YOU_BEFORE = re.compile(r"(?:你|您|你个|你这个|你是|你就是)\s*$")
+
+
+def said_to(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is said to someone by a marker around it (你这个ZZ, ZZ吧你): then
+    even capitals are no abbreviation."""
+    if not text[start:end].isalpha():
+        return False  # 你D4: a day of the game, not a spelling
+    return bool(_TO_YOU_BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end))
+
+
 def addressed(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] (a short spelling) is said to someone or stands alone as a clause."""
     if _BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end):

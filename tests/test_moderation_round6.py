@@ -62,6 +62,20 @@ FIRES = [
     ("past_game", "上一把你拿狼也这么跳"),
     ("face_based", "都这么真诚了我选择信他"),
     ("emotional", "我想口吐芬芳了"),
+    # Wu, Sichuan and Cantonese words (方言), split characters and the 我去年买了个表 euphemism
+    ("vulgar_verb", "册那，又被刀了"),
+    ("vulgar_body", "锤子哦，我是好人"),
+    ("curse", "挨千刀的，又刀我"),
+    ("oath", "讲大话我就唔得好死"),
+    ("oppose_director", "呢个判罚我唔服"),
+    ("insult_animal", "犭者队友"),
+    ("insult_kin", "我去年买了个表，又平票"),
+    ("insult_kin", "真TM离谱"),
+    ("insult", "ＺＺ吧你"),                         # capitals said to someone are no abbreviation
+    ("alt_account", "拆马进度 2/5"),
+    ("post_game", "em微屁给他"),
+    ("guarantee", "我以我信的佛祖保证我没刀"),
+    ("director_talk", "导演私下跟我说过没问题，你们别举报了"),   # 别举报 is no report
 ]
 
 CLEAN = [
@@ -75,6 +89,12 @@ CLEAN = [
     "我是真菜，给大家道歉",
     "我发十个帖子",                              # 发誓 takes no homophones
     "服务员马上把他扶上轮椅",                    # 上把 is no past game
+    "这个HP要检讨一下做工",                      # capitals not said to a player: a brand
+    "你D4那票我认同",                            # a day of the game
+    "47楼那句“骗你是小狗”我觉得算发誓，请判",     # reporting a post to the director
+    "规则里写了“我准备好背锅了”这类话也算违规",   # a construction that starts in the quotation
+    "我不讨论谁背锅，只讨论今天出谁",
+    "这身份对我来说简直是诅咒",
 ]
 
 
