@@ -22,8 +22,11 @@ posts are silent, so a director can predict them:
   whose marker falls inside the lock or after close and whose earlier words were never stored is
   flagged `edited_original_unknown`. Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
   an edit that makes an invalid ballot valid is a typo fix and counts from when it was seen.
-- A player who goes out mid-day (`out_at`) takes their counted ballot with them, and ballots for
-  them stop counting; their voters may vote again with a new vote post.
+- A player who goes out mid-day (`out_at`; 004's red card before the vote) cannot vote from then
+  (`voter_out`), and ballots for them stop counting; their voters may vote again with a new vote
+  post. The ballot the player cast before going out follows `vote.ballot_before_out`: it stands
+  (`counts`, M84: only posting once out is barred; noted `voter_out_ballot_counts`) or leaves the
+  count from that moment (`dropped`, 004: 出局 … 不能继续参与投票, `voter_out`).
 - `valid` says the ballot was good when cast; `counted` that it stands at the end. A vote
   replaced by a valid change is valid and not counted.
 """
@@ -46,7 +49,7 @@ from .state import DayState
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
                         "edited_original_unknown", "edited_after_close", "close_minute",
-                        "traditional_folded", "conditional_proxy_abstain"})
+                        "traditional_folded", "conditional_proxy_abstain", "voter_out_ballot_counts"})
 
 
 @dataclass
@@ -426,9 +429,19 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             name, t = payload
             how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and name in red_at and red_at[name] <= t else "出局"
             again = "" if t >= closes else f"；{{voter}}可重新发帖投票"
+            said = vr.ballot_before_out_rule or "规则集 vote.ballot_before_out"
             for voter, s in list(standing.items()):
+                if voter == name and vr.ballot_before_out == "counts":
+                    s.problems.append(Problem(
+                        "voter_out_ballot_counts",
+                        f"{name}于{_hm(t)}{how}；此票发于出局之前，照常计入（规则集 vote.ballot_before_out = counts："
+                        f"{said}）。出局之后发的票不计。"))
+                    continue
                 if voter == name:
-                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}{how}，其票不再计入。"))
+                    s.problems.append(Problem(
+                        "voter_out",
+                        f"{name}于{_hm(t)}{how}，此票虽发于出局之前，从出局时起不再计入（规则集 vote.ballot_before_out = "
+                        f"dropped：{said}）。"))
                 elif s.target == name:
                     s.problems.append(Problem("target_out",
                                               f"投票对象“{name}”于{_hm(t)}{how}，此票不再计入" + again.format(voter=voter) + "。"))
