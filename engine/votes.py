@@ -545,8 +545,11 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
         # a ballot posted once the voter was out is 诈尸, not an answer to the vote thread, whatever
         # `invalid_counts_as_voted` says of an ordinary invalid ballot
         cast_while_out = "voter_out" in b.codes
+        # `invalid_counts_as_voted` is about the player's own vote post (004 投票格式有误的投票将算作废票: a vote,
+        # only void; M84 未回复投票帖者): a director's proxy that does not count (004 玩家须知 9 该票作废; M84 关门前
+        # 一小时不允许代投) is no post of the player's, so it answers nothing (004 没有投票（或弃票）的玩家将记作一张黄牌)
         if t is not None and opens <= t <= min(at, closes) and not cast_while_out \
-                and (b.valid or vr.invalid_counts_as_voted):
+                and (b.valid or (vr.invalid_counts_as_voted and not b.proxy)):
             replied.add(b.voter)
         if not b.valid:
             continue
@@ -711,7 +714,8 @@ class VoterStatus:
       never counted and not an answer to the vote thread;
     - `not_counted`: a valid ballot that stopped counting (its voter or its target went out);
     - `invalid`: only invalid ballots (whether that answers the vote thread for the no-vote card
-      is the ruleset's `invalid_counts_as_voted`, shown as `replied`);
+      is the ruleset's `invalid_counts_as_voted`, shown as `replied`; a director's proxy that does
+      not count never answers it: it is no post of the player's);
     - `none`: no ballot.
     """
 
@@ -768,8 +772,13 @@ def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, 
     for name in count.only_invalid:
         mine = [b for b in count.ballots if b.voter == name and not b.valid]
         why = "；".join(f"{_floor(b)}：{'、'.join(b.codes)}" for b in mine)
-        voted = ("按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票" if rules.invalid_counts_as_voted
-                 else "按规则集（invalid_counts_as_voted = false）算作未投票")
+        if name not in count.replied and all(b.proxy for b in mine):
+            voted = ("只有导演的代投，而代投不计（作废或无效）：代投不是玩家自己发的投票帖，不算回复过投票帖，按未投票计"
+                     "（不论规则集 invalid_counts_as_voted）；若代投晚发是导演的原因，可写 kind = \"excused\" 事件")
+        elif rules.invalid_counts_as_voted:
+            voted = "按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票"
+        else:
+            voted = "按规则集（invalid_counts_as_voted = false）算作未投票"
         out.append({"kind": "only_invalid", "day": count.day, "player": name,
                     "message": f"{name}的投票全部无效（{why}），不计入票数，{voted}；无效票须重新发帖更正，请导演核对。"})
     return out
