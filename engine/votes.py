@@ -248,7 +248,8 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
             cast = later
             late = t > closes
             notes.append(Problem("after_close" if late else "edited_target",
-                                 f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "，请导演核对。")))
+                                 f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "，请导演核对。"),
+                                 public=f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "。")))
             continue
         if not cast.valid and later.valid and not rules.invalid_fixed_by_new_post and t <= closes:
             cast = later  # a typo fixed by editing is not a change
@@ -307,7 +308,8 @@ def _unseen_edit(post: Post, revs: Sequence[tuple[datetime, str]], *, lock: date
     when = "关门后" if at > closes else f"关门前{minutes}分钟内"
     return [Problem("edited_original_unknown",
                     f"该楼于{_hm(at)}（{when}）被编辑，daoyan 没有见过编辑前的内容（原文未知），按现在的内容计，"
-                    "请导演核对编辑前是否是另一张票。")]
+                    "请导演核对编辑前是否是另一张票。",
+                    public=f"该楼于{_hm(at)}（{when}）被编辑，按现在的内容计。")]
 
 
 def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
@@ -435,13 +437,15 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                     s.problems.append(Problem(
                         "voter_out_ballot_counts",
                         f"{name}于{_hm(t)}{how}；此票发于出局之前，照常计入（规则集 vote.ballot_before_out = counts："
-                        f"{said}）。出局之后发的票不计。"))
+                        f"{said}）。出局之后发的票不计。",
+                        public=f"{name}于{_hm(t)}{how}；此票发于出局之前，照常计入。出局之后发的票不计。"))
                     continue
                 if voter == name:
                     s.problems.append(Problem(
                         "voter_out",
                         f"{name}于{_hm(t)}{how}，此票虽发于出局之前，从出局时起不再计入（规则集 vote.ballot_before_out = "
-                        f"dropped：{said}）。"))
+                        f"dropped：{said}）。",
+                        public=f"{name}于{_hm(t)}{how}，此票虽发于出局之前，从出局时起不再计入。"))
                 elif s.target == name:
                     s.problems.append(Problem("target_out",
                                               f"投票对象“{name}”于{_hm(t)}{how}，此票不再计入" + again.format(voter=voter) + "。"))
@@ -460,7 +464,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             b.valid = False
             continue
         if t is None:
-            probs.append(Problem("no_time", "无法确定此帖的发帖时间，请导演核对。"))
+            probs.append(Problem("no_time", "无法确定此帖的发帖时间，请导演核对。",
+                                 public="无法确定此帖的发帖时间，此票暂不计入。"))
         else:
             if t < opens:
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
@@ -469,14 +474,17 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             elif post is not None and post.time_precision == "minute" and closes - t < timedelta(minutes=1):
                 probs.append(Problem("close_minute",
                                      f"论坛页面只显示此帖发于{_hm(t)}（不到秒），关门是{closes:%H:%M:%S}：此帖可能发于关门之后。"
-                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。"))
+                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。",
+                                     public=""))  # the director's to check; the ballot counts as shown
         if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
             if rules.whistle.ballot_counts:
                 probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"
-                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。"))
+                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。",
+                                     public=""))  # a flag matter for the director (黑哨); the ballot counts
             else:
                 probs.append(Problem("whistled_voter", f"{b.voter}处于黑哨状态，只能发出动物叫声或表情；"
-                                                        "按规则集（whistle.ballot_counts = false）此票不计。"))
+                                                        "按规则集（whistle.ballot_counts = false）此票不计。",
+                                     public=f"{b.voter}处于黑哨状态，只能发出动物叫声或表情，此票不计。"))
         if not vr.dead_can_vote and not alive(b.voter, t):
             when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
             how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and b.voter in red_at and \
@@ -496,11 +504,13 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                     since = accelerated_since if accelerated_since is not None else opens
                     if vr.accelerated_voids == "whole_day":
                         probs.append(Problem("change_while_accelerated",
-                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。"))
+                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。",
+                                             public="本讨论日进程加速，所有改票作废，原票仍有效。"))
                     elif t is None or t >= since:
                         probs.append(Problem("change_while_accelerated",
                                              f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
-                                             "after_granted），此次改票作废，原票仍有效。"))
+                                             "after_granted），此次改票作废，原票仍有效。",
+                                             public=f"本讨论日自{_hm(since)}起执行加速，此后不允许改票，此次改票作废，原票仍有效。"))
                 elif accelerated_window is not None and not vr.changes_while_accelerated and t is not None \
                         and accelerated_window[0] <= t < accelerated_window[1]:
                     w0, w1 = accelerated_window
@@ -518,7 +528,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                         probs.append(Problem("change_in_lock_window",
                                              f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）以前向导演请求；"
                                              f"没有记录请求时间（[[proxy]] requested_at），按代投发帖时间{_hm(t)}判断，"
-                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
+                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。",
+                                             public=f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）"
+                                                    f"以前向导演请求；没有记录请求时间，按代投发帖时间{_hm(t)}判断，"
+                                                    f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
                     elif b.requested_at is not None and b.requested_at > need:
                         probs.append(Problem("proxy_request_late",
                                              f"代投改票的请求于{_hm(b.requested_at)}，晚于关门前{vr.proxy_change_request_minutes}分钟"
@@ -538,8 +551,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             if cur is not None and not invalid_now and vr.second_vote_is_duplicate:
                 how = ("如是代投改票，请在游戏文件的这条 [[proxy]] 写 change = true" if post is None else
                        f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层")
+                said = "" if post is None else f"{how}。"  # the game file's fix is the director's, not the player's
                 probs.append(Problem("duplicate_vote",
-                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。"))
+                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。",
+                                     public=f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{said}此票不计。"))
 
         b.valid = not [c for c in b.codes if c not in NOTE_CODES]
         # a ballot posted once the voter was out is 诈尸, not an answer to the vote thread, whatever

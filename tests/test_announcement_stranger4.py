@@ -230,4 +230,7 @@ def test_the_review_page_keeps_the_director_notes(written: dict) -> None:
      "投票对象“寒露”于11-20 12:00出局，此票不再计入；立夏可重新发帖投票。"),
 ])
 def test_public_words_of_a_problem(code: str, message: str, want: str) -> None:
-    assert public_text({"code": code, "message": message}) == want
+    # the engine carries the players' words beside the director's message (tests/test_director5_public.py
+    # checks it makes these); the announcement renders them and never reshapes the director's message
+    assert public_text({"code": code, "message": message, "public": want}) == want
+    assert public_text({"code": code, "message": message}) == ""
