@@ -551,11 +551,12 @@ def _aliases(r: _Reader, g: dict, players: list[str], directors: list[str], play
     for key, value in raw.items():
         where = f"game.aliases.{key}"
         if not isinstance(key, str) or normalize_name(key) not in {normalize_name(p) for p in players}:
-            alias_hint = [p for p, names in raw.items() if isinstance(names, (str, list)) and key in
-                          ([names] if isinstance(names, str) else names)]
+            given = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            named = [p for p in players if any(isinstance(v, str) and normalize_name(v) == normalize_name(p)
+                                               for v in given)]
+            turned = f'; written the other way round? write "{named[0]}" = ["{key}"]' if named else ""
             raise r.fail(where, f"unknown player {key!r}: an alias is listed under the roster name it belongs to "
-                                f"(players are: {', '.join(players)})" + (f"; {key!r} is itself an alias of "
-                                                                          f"{alias_hint[0]!r}" if alias_hint else ""))
+                                f"(players are: {', '.join(players)}){turned}")
         player = player_of(key, where)
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not names:

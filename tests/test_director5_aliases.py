@@ -188,3 +188,9 @@ def test_with_the_alias_written_the_counts_are_those_of_the_unrenamed_forum(rena
 def test_the_table_form_reads_the_same(tmp_path: Path) -> None:
     g = parse_game(with_aliases('[game.aliases]\n"包子" = ["包子小号"]'), tmp_path / "game.toml")
     assert g.aliases == {"包子": ("包子小号",)}
+
+
+def test_an_alias_written_the_other_way_round_is_named(tmp_path: Path) -> None:
+    with pytest.raises(GameFileError) as e:
+        parse_game(with_aliases('aliases = { "包子小号" = ["包子"] }'), tmp_path / "game.toml")
+    assert "unknown player '包子小号'" in str(e.value) and '"包子" = ["包子小号"]' in str(e.value)
