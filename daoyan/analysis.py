@@ -151,16 +151,23 @@ class DayAnalysis:
 
 def _posts_by_role(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     require_scanned(store, game, day)
-    names = renamed_accounts(game, store)
-    return {role: as_roster(store.posts(tid), names) for role, tid in game.day(day).tids.items()}
+    return {role: roster_posts(game, store, tid) for role, tid in game.day(day).tids.items()}
+
+
+def roster_posts(game: Game, store: Store, tid: int) -> list[Post]:
+    """A thread's stored posts, each under the roster name of its player: a renamed account's (by
+    uid) and those of an account the game file names in `[game] aliases` (by name)."""
+    return as_roster(store.posts(tid), renamed_accounts(game, store), game.alias_names())
 
 
 def renamed_accounts(game: Game, store: Store) -> dict[int, str]:
     """uid → the roster (or director) name of an account the forum now shows under another name.
     The role account is the player (GLOSSARY: the forum username of a role account is the player's
     name in the game), so a rename on the forum must not turn the player into a stranger. A uid
-    seen under two roster names is left alone (two roles, one account: the director's to judge)."""
+    seen under two roster names is left alone (two roles, one account: the director's to judge).
+    A name the game file lists in `[game] aliases` is its player's already: no rename to report."""
     known = {normalize_name(n): n for n in game.players + game.directors}
+    known.update(game.alias_names())
     out: dict[int, str] = {}
     for uid, names in store.member_names().items():
         ours = {known[normalize_name(n)] for n in names if normalize_name(n) in known}
@@ -170,21 +177,31 @@ def renamed_accounts(game: Game, store: Store) -> dict[int, str]:
     return out
 
 
-def as_roster(posts: list[Post], names: dict[int, str]) -> list[Post]:
-    """The posts with a renamed account's posts under its roster name."""
-    if not names:
+def as_roster(posts: list[Post], names: dict[int, str], by_name: dict[str, str] | None = None) -> list[Post]:
+    """The posts with a renamed account's posts (uid → roster name) and an alias's posts (normalised
+    name → roster name, the game file's `[game] aliases`) under the roster name."""
+    if not names and not by_name:
         return posts
-    return [dataclasses.replace(p, author=names[p.uid]) if p.uid in names and p.author != names[p.uid] else p
-            for p in posts]
+    by_name = by_name or {}
+    out = []
+    for p in posts:
+        name = names.get(p.uid) if p.uid is not None else None
+        if name is None and by_name:
+            name = by_name.get(normalize_name(p.author))
+        out.append(dataclasses.replace(p, author=name) if name is not None and p.author != name else p)
+    return out
 
 
 def account_aliases(game: Game, store: Store) -> tuple[tuple[str, str], ...]:
-    """(a name the forum showed for a renamed account, its roster name): a ballot naming the
-    account by its new name is a ballot for the player."""
+    """(another name of a player's account, its roster name): a ballot naming the account by that
+    name is a ballot for the player. The names the forum showed for a renamed account, and the
+    game file's `[game] aliases`."""
     members = store.member_names()
     known = {normalize_name(n) for n in game.players + game.directors}
-    return tuple((n, name) for uid, name in sorted(renamed_accounts(game, store).items())
-                 for n in members.get(uid, []) if normalize_name(n) not in known)
+    declared = tuple((a, p) for p, names in game.aliases.items() for a in names)
+    have = {normalize_name(a) for a, _ in declared}
+    return declared + tuple((n, name) for uid, name in sorted(renamed_accounts(game, store).items())
+                            for n in members.get(uid, []) if normalize_name(n) not in known | have)
 
 
 def rename_warnings(game: Game, store: Store) -> list[dict[str, Any]]:
@@ -208,7 +225,7 @@ def unknown_account_warnings(game: Game, day: int, by_role: dict[str, list[Post]
     so the uid cannot tie the two). Both are named; the player's lurking cards are provisional until
     the director says which account is whose."""
     d = game.day(day)
-    known = {normalize_name(n) for n in (*game.players, *game.directors)}
+    known = {normalize_name(n) for n in (*game.players, *game.directors)} | set(game.alias_names())
     posted: set[str] = set()
     strangers: dict[str, dict[str, Any]] = {}
     seen: set[tuple[int, int]] = set()
@@ -237,9 +254,10 @@ def unknown_account_warnings(game: Game, day: int, by_role: dict[str, list[Post]
                     "accounts": [{"name": a["name"], "uid": a["uid"], "posts": a["posts"]} for a in accounts],
                     "message": f"第{day}天名单上的{name}在本场的帖子里一帖也没有，而不在名单上、也不是导演的帐号在本场的帖子里发了帖："
                                f"{named}。可能是{name}的角色帐号在 daoyan 第一次扫描之前就在论坛改了名（店里从没见过旧名，"
-                               f"按 uid 也对不上），它的发帖和票都被当成了“不是本场玩家”。{name}的潜水判罚暂定，请导演核对；"
-                               f"若确是同一个帐号，请把游戏文件 [game] players 里的“{name}”改成论坛上现在的名字"
-                               f"（游戏文件没有单独的改名/别名字段），重新统计。"})
+                               f"按 uid 也对不上），或是导演允许{name}使用的另一个帐号，它的发帖和票都被当成了“不是本场玩家”。"
+                               f"{name}的潜水判罚暂定，请导演核对；若确是{name}的帐号，请在游戏文件 [game] 里加上别名"
+                               f"（aliases = {{ \"{name}\" = [\"{accounts[0]['name']}\"] }}），这个帐号的帖子和票就算{name}的，"
+                               f"重新统计即可。"})
     return out
 
 
@@ -250,7 +268,7 @@ def priest_for(game: Game, store: Store, day: int) -> str | None:
         return st.priest
     for d in game.days:
         if d.number < day and d.election_tid and d.number == game.ruleset.election.day:
-            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            e = elect_priest(roster_posts(game, store, d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
             winner = e.winner
             return winner if winner in st.living else None
     return None
@@ -470,7 +488,7 @@ def last_priest(game: Game, store: Store, day: int) -> tuple[str | None, int | N
                 require_scanned(store, game, d.number)
             except StoreError:
                 return None, None
-            e = elect_priest(as_roster(store.posts(d.election_tid), renamed_accounts(game, store)), rules=game.ruleset, day=d, state=state_at(game, d.number))
+            e = elect_priest(roster_posts(game, store, d.election_tid), rules=game.ruleset, day=d, state=state_at(game, d.number))
             return e.winner, d.number + 1
     return None, None
 
@@ -645,7 +663,7 @@ def _extra_threads(game: Game, store: Store, day: int) -> dict[str, list[Post]]:
     for role, tid in tids:
         if tid in today:
             continue
-        posts = [p for p in as_roster(store.posts(tid), renamed_accounts(game, store))
+        posts = [p for p in roster_posts(game, store, tid)
                  if p.posted_at is not None and d.opens <= p.posted_at <= d.closes]
         if posts:
             out.setdefault(role, []).extend(posts)
@@ -744,6 +762,7 @@ def accepted_flag_cards(store: Store, game: Game, day: int) -> list[CardEntry]:
         if post is None or not card:
             continue
         players = {normalize_name(p): p for p in game.players}
+        players.update(game.alias_names())  # a flagged post of an alias's is its player's card
         when = datetime.fromisoformat(post[2]) if post[2] else None
         out.append(CardEntry(player=players.get(normalize_name(post[0]), post[0]), card=card, day=dnum,
                              rule=game.ruleset.rule_for(cat), reason=note or cat, source="flag", pid=pid,

@@ -6,6 +6,7 @@ import json.scanner
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from parsers.surrogates import replace_lone_surrogates
@@ -20,8 +21,7 @@ def ballot_of(text: str, ruleset: Ruleset) -> dict[str, Any] | None:
     """The ballot a loose post reads as (no roster: the target as written), or None.
     Without a roster only a ballot attempt reads as one, and every attempt holds a ballot
     label as written: a post without one is not parsed (most loose posts are talk)."""
-    v = ruleset.vote
-    if not any(label in text for label in (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)):
+    if not _labels(ruleset).search(text):
         return None
     from parsers.ballot import parse_ballot  # most loose posts are talk: imported for the first ballot
     from parsers.models import Post
@@ -96,10 +96,36 @@ def lint_chunks(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: boo
 
 
 def _labels(ruleset: Ruleset) -> "re.Pattern[str]":
-    """A search for any of the ballot labels: `ballot_of` reads a post only where one is written."""
+    """A search for any of the ballot labels: `ballot_of` reads a post only where one is written,
+    in simplified characters or in any spelling the vote parser folds to them (投票對象, 改票對象:
+    `parsers.ballot.to_simplified`, OpenCC's traditional table), so lint reads a ballot as the count does."""
     v = ruleset.vote
-    return re.compile("|".join(re.escape(label) for label in
-                               (v.target_label, v.reason_label, v.change_target_label, v.change_reason_label)))
+    return _label_search((v.target_label, v.reason_label, v.change_target_label, v.change_reason_label))
+
+
+@lru_cache(maxsize=8)
+def _label_search(labels: tuple[str, ...]) -> "re.Pattern[str]":
+    variants = _fold_variants("".join(sorted(set("".join(labels)))))
+
+    def spelled(label: str) -> str:
+        return "".join(f"[{re.escape(ch + variants[ch])}]" if variants.get(ch) else re.escape(ch) for ch in label)
+    return re.compile("|".join(spelled(label) for label in labels if label))
+
+
+def _fold_variants(chars: str) -> dict[str, str]:
+    """For each of `chars`, the characters the ballot parser folds to it (對 → 对), read from the
+    start-up cache: the traditional table is read only when the labels change or the data does."""
+    from moderation.startup_cache import cached
+
+    def build() -> dict[str, str]:
+        from gamedef.hanzi import t2s_chars
+
+        out: dict[str, str] = {}
+        for trad, simple in t2s_chars().items():
+            if simple in chars and trad != simple:
+                out[simple] = out.get(simple, "") + trad
+        return out
+    return cached("ballot_label_variants", build, extra=chars)
 
 
 def _id_json(ident: Any) -> str | None:

@@ -104,6 +104,8 @@ def _player(game: Game, name: str) -> str:
     for p in game.players:
         if normalize_name(p) == key:
             return p
+    if key in game.alias_names():  # another account of the player (`[game] aliases`)
+        return game.alias_names()[key]
     raise DaoyanError(f"{name!r} is not a player of this game ({'、'.join(game.players)})")
 
 

@@ -25,7 +25,7 @@ class DayState:
     directors: tuple[str, ...] = ()  # the game's directors (their 【代投】 posts are proxy ballots)
     survives: tuple[tuple[str, str], ...] = ()  # (player, reason): stays in if leading the day's vote (004 捍卫 / 尊贵)
     accelerated_since: datetime | None = None  # an `accelerated` event of this day with its own `at`
-    aliases: tuple[tuple[str, str], ...] = ()  # (name the forum shows now, roster name): accounts renamed on the forum
+    aliases: tuple[tuple[str, str], ...] = ()  # (another name of the account, roster name): renamed on the forum, or the game file's [game] aliases
 
     def is_alive(self, name: str) -> bool:
         return name in self.living
@@ -86,7 +86,8 @@ def state_at(game: Game, day: int, at: datetime | None = None) -> DayState:
     return DayState(day=day, at=at, players=game.players, living=living, out=tuple(out), priest=priest,
                     whistled=tuple(w for w in whistled if w in living), excused=tuple(excused),
                     accelerated_event=accelerated, directors=game.directors, survives=tuple(survives),
-                    accelerated_since=since)
+                    accelerated_since=since,
+                    aliases=tuple((a, p) for p, names in game.aliases.items() for a in names))
 
 
 def out_during(game: Game, day: int) -> dict[str, datetime]:

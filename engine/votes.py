@@ -22,8 +22,11 @@ posts are silent, so a director can predict them:
   whose marker falls inside the lock or after close and whose earlier words were never stored is
   flagged `edited_original_unknown`. Where `invalid_fixed_by_new_post` is false (004: 修改错别字不算做改票),
   an edit that makes an invalid ballot valid is a typo fix and counts from when it was seen.
-- A player who goes out mid-day (`out_at`) takes their counted ballot with them, and ballots for
-  them stop counting; their voters may vote again with a new vote post.
+- A player who goes out mid-day (`out_at`; 004's red card before the vote) cannot vote from then
+  (`voter_out`), and ballots for them stop counting; their voters may vote again with a new vote
+  post. The ballot the player cast before going out follows `vote.ballot_before_out`: it stands
+  (`counts`, M84: only posting once out is barred; noted `voter_out_ballot_counts`) or leaves the
+  count from that moment (`dropped`, 004: 出局 … 不能继续参与投票, `voter_out`).
 - `valid` says the ballot was good when cast; `counted` that it stands at the end. A vote
   replaced by a valid change is valid and not counted.
 """
@@ -46,7 +49,7 @@ from .state import DayState
 # Problems that are shown for review but leave the ballot as cast.
 NOTE_CODES = frozenset({"edited_after_lock", "edited_target", "whistled_ballot",
                         "edited_original_unknown", "edited_after_close", "close_minute",
-                        "traditional_folded", "conditional_proxy_abstain"})
+                        "traditional_folded", "conditional_proxy_abstain", "voter_out_ballot_counts"})
 
 
 @dataclass
@@ -245,7 +248,8 @@ def _revision_ballot(post: Post, parsed: ParsedBallot, revs: Sequence[tuple[date
             cast = later
             late = t > closes
             notes.append(Problem("after_close" if late else "edited_target",
-                                 f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "，请导演核对。")))
+                                 f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "，请导演核对。"),
+                                 public=f"该楼原本不是投票，于{_hm(t)}被编辑成投票" + ("（关门后），不计。" if late else "。")))
             continue
         if not cast.valid and later.valid and not rules.invalid_fixed_by_new_post and t <= closes:
             cast = later  # a typo fixed by editing is not a change
@@ -304,7 +308,8 @@ def _unseen_edit(post: Post, revs: Sequence[tuple[datetime, str]], *, lock: date
     when = "关门后" if at > closes else f"关门前{minutes}分钟内"
     return [Problem("edited_original_unknown",
                     f"该楼于{_hm(at)}（{when}）被编辑，daoyan 没有见过编辑前的内容（原文未知），按现在的内容计，"
-                    "请导演核对编辑前是否是另一张票。")]
+                    "请导演核对编辑前是否是另一张票。",
+                    public=f"该楼于{_hm(at)}（{when}）被编辑，按现在的内容计。")]
 
 
 def _from_proxy(p: ProxyVote, rules: VoteRules) -> Ballot:
@@ -426,9 +431,21 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             name, t = payload
             how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and name in red_at and red_at[name] <= t else "出局"
             again = "" if t >= closes else f"；{{voter}}可重新发帖投票"
+            said = vr.ballot_before_out_rule or "规则集 vote.ballot_before_out"
             for voter, s in list(standing.items()):
+                if voter == name and vr.ballot_before_out == "counts":
+                    s.problems.append(Problem(
+                        "voter_out_ballot_counts",
+                        f"{name}于{_hm(t)}{how}；此票发于出局之前，照常计入（规则集 vote.ballot_before_out = counts："
+                        f"{said}）。出局之后发的票不计。",
+                        public=f"{name}于{_hm(t)}{how}；此票发于出局之前，照常计入。出局之后发的票不计。"))
+                    continue
                 if voter == name:
-                    s.problems.append(Problem("voter_out", f"{name}于{_hm(t)}{how}，其票不再计入。"))
+                    s.problems.append(Problem(
+                        "voter_out",
+                        f"{name}于{_hm(t)}{how}，此票虽发于出局之前，从出局时起不再计入（规则集 vote.ballot_before_out = "
+                        f"dropped：{said}）。",
+                        public=f"{name}于{_hm(t)}{how}，此票虽发于出局之前，从出局时起不再计入。"))
                 elif s.target == name:
                     s.problems.append(Problem("target_out",
                                               f"投票对象“{name}”于{_hm(t)}{how}，此票不再计入" + again.format(voter=voter) + "。"))
@@ -447,7 +464,8 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             b.valid = False
             continue
         if t is None:
-            probs.append(Problem("no_time", "无法确定此帖的发帖时间，请导演核对。"))
+            probs.append(Problem("no_time", "无法确定此帖的发帖时间，请导演核对。",
+                                 public="无法确定此帖的发帖时间，此票暂不计入。"))
         else:
             if t < opens:
                 probs.append(Problem("before_open", f"此票发于投票开始（{_hm(opens)}）之前，不计。"))
@@ -456,14 +474,17 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             elif post is not None and post.time_precision == "minute" and closes - t < timedelta(minutes=1):
                 probs.append(Problem("close_minute",
                                      f"论坛页面只显示此帖发于{_hm(t)}（不到秒），关门是{closes:%H:%M:%S}：此帖可能发于关门之后。"
-                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。"))
+                                     "按页面时间计入；请到论坛核对，或用手机版 API 扫描（[forum] api = \"always\"）读到秒。",
+                                     public=""))  # the director's to check; the ballot counts as shown
         if rules.whistle.enabled and b.voter in state.whistled and not b.proxy:
             if rules.whistle.ballot_counts:
                 probs.append(Problem("whistled_ballot", f"{b.voter}处于黑哨状态，投票帖中的文字可能违反黑哨限制；"
-                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。"))
+                                                         "按规则集（whistle.ballot_counts = true）此票计入，请导演复核。",
+                                     public=""))  # a flag matter for the director (黑哨); the ballot counts
             else:
                 probs.append(Problem("whistled_voter", f"{b.voter}处于黑哨状态，只能发出动物叫声或表情；"
-                                                        "按规则集（whistle.ballot_counts = false）此票不计。"))
+                                                        "按规则集（whistle.ballot_counts = false）此票不计。",
+                                     public=f"{b.voter}处于黑哨状态，只能发出动物叫声或表情，此票不计。"))
         if not vr.dead_can_vote and not alive(b.voter, t):
             when = f"于{_hm(mid_out[b.voter])}" if b.voter in mid_out else ""
             how = "红牌罚下（白天红牌罚下在被投票出局之前）" if before_vote and b.voter in red_at and \
@@ -483,11 +504,13 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                     since = accelerated_since if accelerated_since is not None else opens
                     if vr.accelerated_voids == "whole_day":
                         probs.append(Problem("change_while_accelerated",
-                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。"))
+                                             "本讨论日进程加速，所有改票作废（规则集 accelerated_voids = whole_day），原票仍有效。",
+                                             public="本讨论日进程加速，所有改票作废，原票仍有效。"))
                     elif t is None or t >= since:
                         probs.append(Problem("change_while_accelerated",
                                              f"本讨论日自{_hm(since)}起执行加速，此后不允许改票（规则集 accelerated_voids = "
-                                             "after_granted），此次改票作废，原票仍有效。"))
+                                             "after_granted），此次改票作废，原票仍有效。",
+                                             public=f"本讨论日自{_hm(since)}起执行加速，此后不允许改票，此次改票作废，原票仍有效。"))
                 elif accelerated_window is not None and not vr.changes_while_accelerated and t is not None \
                         and accelerated_window[0] <= t < accelerated_window[1]:
                     w0, w1 = accelerated_window
@@ -505,7 +528,10 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
                         probs.append(Problem("change_in_lock_window",
                                              f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）以前向导演请求；"
                                              f"没有记录请求时间（[[proxy]] requested_at），按代投发帖时间{_hm(t)}判断，"
-                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
+                                             f"此代投改票作废，原票（{_floor(cur)}）仍有效。",
+                                             public=f"代投改票须在关门前{vr.proxy_change_request_minutes}分钟（{_hm(need)}）"
+                                                    f"以前向导演请求；没有记录请求时间，按代投发帖时间{_hm(t)}判断，"
+                                                    f"此代投改票作废，原票（{_floor(cur)}）仍有效。"))
                     elif b.requested_at is not None and b.requested_at > need:
                         probs.append(Problem("proxy_request_late",
                                              f"代投改票的请求于{_hm(b.requested_at)}，晚于关门前{vr.proxy_change_request_minutes}分钟"
@@ -525,15 +551,20 @@ def replay(posts: Sequence[Post], *, rules: Ruleset, day: Day, state: DayState, 
             if cur is not None and not invalid_now and vr.second_vote_is_duplicate:
                 how = ("如是代投改票，请在游戏文件的这条 [[proxy]] 写 change = true" if post is None else
                        f"如需改票请用改票格式（{vr.change_target_label}：）并{_ref_words(vr.change_reference)}原投票楼层")
+                said = "" if post is None else f"{how}。"  # the game file's fix is the director's, not the player's
                 probs.append(Problem("duplicate_vote",
-                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。"))
+                                     f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{how}。此票不计。",
+                                     public=f"{b.voter}已在{_floor(origin.get(b.voter, cur))}投过票，每人限投一票；{said}此票不计。"))
 
         b.valid = not [c for c in b.codes if c not in NOTE_CODES]
         # a ballot posted once the voter was out is 诈尸, not an answer to the vote thread, whatever
         # `invalid_counts_as_voted` says of an ordinary invalid ballot
         cast_while_out = "voter_out" in b.codes
+        # `invalid_counts_as_voted` is about the player's own vote post (004 投票格式有误的投票将算作废票: a vote,
+        # only void; M84 未回复投票帖者): a director's proxy that does not count (004 玩家须知 9 该票作废; M84 关门前
+        # 一小时不允许代投) is no post of the player's, so it answers nothing (004 没有投票（或弃票）的玩家将记作一张黄牌)
         if t is not None and opens <= t <= min(at, closes) and not cast_while_out \
-                and (b.valid or vr.invalid_counts_as_voted):
+                and (b.valid or (vr.invalid_counts_as_voted and not b.proxy)):
             replied.add(b.voter)
         if not b.valid:
             continue
@@ -698,7 +729,8 @@ class VoterStatus:
       never counted and not an answer to the vote thread;
     - `not_counted`: a valid ballot that stopped counting (its voter or its target went out);
     - `invalid`: only invalid ballots (whether that answers the vote thread for the no-vote card
-      is the ruleset's `invalid_counts_as_voted`, shown as `replied`);
+      is the ruleset's `invalid_counts_as_voted`, shown as `replied`; a director's proxy that does
+      not count never answers it: it is no post of the player's);
     - `none`: no ballot.
     """
 
@@ -755,8 +787,13 @@ def only_invalid_warnings(count: VoteCount, rules: VoteRules) -> list[dict[str, 
     for name in count.only_invalid:
         mine = [b for b in count.ballots if b.voter == name and not b.valid]
         why = "；".join(f"{_floor(b)}：{'、'.join(b.codes)}" for b in mine)
-        voted = ("按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票" if rules.invalid_counts_as_voted
-                 else "按规则集（invalid_counts_as_voted = false）算作未投票")
+        if name not in count.replied and all(b.proxy for b in mine):
+            voted = ("只有导演的代投，而代投不计（作废或无效）：代投不是玩家自己发的投票帖，不算回复过投票帖，按未投票计"
+                     "（不论规则集 invalid_counts_as_voted）；若代投晚发是导演的原因，可写 kind = \"excused\" 事件")
+        elif rules.invalid_counts_as_voted:
+            voted = "按规则集（invalid_counts_as_voted = true）算作回复过投票帖，不判未投票"
+        else:
+            voted = "按规则集（invalid_counts_as_voted = false）算作未投票"
         out.append({"kind": "only_invalid", "day": count.day, "player": name,
                     "message": f"{name}的投票全部无效（{why}），不计入票数，{voted}；无效票须重新发帖更正，请导演核对。"})
     return out

@@ -121,6 +121,13 @@ class Game:
     name: str = ""
     camps: dict[str, str] = field(default_factory=dict)  # player -> camp, optional, for M84's two-red rule
     rules_tid: int | None = None  # the rule post (规则帖); found on the board when not given
+    # player -> other forum names whose posts are that player's: the role account renamed on the forum, or a
+    # second account the director allows (`[game] aliases = { "包子" = ["包子新名"] }`); optional
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def alias_names(self) -> dict[str, str]:
+        """Every alias, normalised (`gamedef.names.normalize_name`), → the roster name it stands for."""
+        return {normalize_name(a): p for p, names in self.aliases.items() for a in names}
 
     def day(self, number: int) -> Day:
         for d in self.days:
@@ -197,7 +204,7 @@ _KNOWN = {
     "forum": {"base_url", "charset", "api", "rate", "connections", "timeout", "retries", "user_agent",
               "login", "api_page_size", "deadline", "max_page_mb"},
     "forum.login": {"username_env", "password_env", "cookie_file", "question_env", "answer_env"},
-    "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps", "rules_tid"},
+    "game": {"ruleset", "timezone", "players", "directors", "store", "name", "camps", "rules_tid", "aliases"},
     "day": {"number", "discussion_tid", "vote_tid", "progress_tid", "election_tid", "opens", "closes",
             "accelerated"},
     "event": {"day", "kind", "player", "reason", "at"},
@@ -520,6 +527,7 @@ def parse_game(text: str, path: Path) -> Game:
         raise r.fail("game.rules_tid", f"expected a positive thread id, got {rules_tid}")
     camps_raw = r.get(g, "camps", "game", (dict,), required=False, default={})
     camps = {player_of(k, f"game.camps.{k}"): str(v) for k, v in camps_raw.items()}
+    aliases = _aliases(r, g, players, directors, player_of)
     store = r.get(g, "store", "game", (str,), required=False, default=None)
     store_path = Path(store) if store else path.with_suffix(".sqlite")
     if not store_path.is_absolute():
@@ -527,7 +535,47 @@ def parse_game(text: str, path: Path) -> Game:
     return Game(path=path, forum=forum, ruleset=ruleset, timezone=tz, players=tuple(players),
                 directors=tuple(directors), days=tuple(days), events=tuple(events), proxies=tuple(proxies),
                 cards=tuple(cards), store_path=store_path, name=r.get(g, "name", "game", (str,), required=False, default=""),
-                camps=camps, rules_tid=rules_tid)
+                camps=camps, rules_tid=rules_tid, aliases=aliases)
+
+
+def _aliases(r: _Reader, g: dict, players: list[str], directors: list[str], player_of: Any) -> dict[str, tuple[str, ...]]:
+    """`[game] aliases`: roster name → the other forum names its posts may carry (a string or a list).
+    An alias that is a roster or director name, or that is given twice, is refused: posts under it
+    could not be told apart."""
+    raw = r.get(g, "aliases", "game", (dict,), required=False, default={},
+                expect='a table of "player" = ["other forum name", …], like aliases = { "包子" = ["包子新名"] }')
+    taken = {normalize_name(p): f"the player {p!r}" for p in players}
+    taken.update({normalize_name(d): f"the director {d!r}" for d in directors})
+    seen: dict[str, str] = {}
+    out: dict[str, tuple[str, ...]] = {}
+    for key, value in raw.items():
+        where = f"game.aliases.{key}"
+        if not isinstance(key, str) or normalize_name(key) not in {normalize_name(p) for p in players}:
+            given = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            named = [p for p in players if any(isinstance(v, str) and normalize_name(v) == normalize_name(p)
+                                               for v in given)]
+            turned = f'; written the other way round? write "{named[0]}" = ["{key}"]' if named else ""
+            raise r.fail(where, f"unknown player {key!r}: an alias is listed under the roster name it belongs to "
+                                f"(players are: {', '.join(players)}){turned}")
+        player = player_of(key, where)
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not names:
+            raise r.fail(where, f'expected a forum name or a list of them, like "{key}" = ["{key}新名"], got {value!r}')
+        kept: list[str] = []
+        for i, name in enumerate(names):
+            if not isinstance(name, str) or not normalize_name(name):
+                raise r.fail(f"{where}[{i}]", f"expected a forum username, got {name!r}")
+            k = normalize_name(name)
+            if k in taken:
+                raise r.fail(where, f"{name!r} is {taken[k]}; an alias is another account's name, never a name of "
+                                    "the roster or a director (posts under it could not be told apart)")
+            if k in seen:
+                again = "listed twice" if seen[k] == player else f"already an alias of {seen[k]!r}"
+                raise r.fail(where, f"the alias {name!r} is {again}: one account's posts count for one player")
+            seen[k] = player
+            kept.append(display_name(name))
+        out[player] = out.get(player, ()) + tuple(kept)
+    return out
 
 
 def load_game(path: str | os.PathLike) -> Game:

@@ -58,6 +58,12 @@ class VoteRules:
     # invalid ballot to be corrected by a new post: M84 不可设立投票条件 … 投票对象有误的票无效)
     conditional_proxy: str = "invalid"
     conditional_proxy_rule: str = ""  # the sentence it rests on, quoted in the ballot's message
+    # a ballot cast while its voter was in the game, when the voter goes out later the same day (an `out`
+    # event with `at`, a red card resolved before the vote): "counts" (it stands: only what the voter posts
+    # after going out is barred — M84 已公示出局的角色不允许在…投票帖…中发言) | "dropped" (it leaves the count
+    # from that moment: 004 角色出局结算结束后，不能继续参与讨论、投票 … 已经公示的出局角色不属于游戏范畴)
+    ballot_before_out: str = "dropped"
+    ballot_before_out_rule: str = ""  # the sentence it rests on, quoted in the ballot's message
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,10 @@ class Ruleset:
             {"field": "vote.conditional_proxy", "reading": v.conditional_proxy,
              "rule": "代投给出条件而非明确的投票对象：" + ("视为弃权" if v.conditional_proxy == "abstain" else "投票对象有误，票无效"),
              "note": v.conditional_proxy_rule},
+            {"field": "vote.ballot_before_out", "reading": v.ballot_before_out,
+             "rule": "白天中途出局者在出局之前投的票：" + ("照常计入（只有出局之后发的票不计）"
+                                                  if v.ballot_before_out == "counts" else "从出局时起不再计入"),
+             "note": v.ballot_before_out_rule},
         ]
         if el.enabled:
             out.append({"field": "election.winner", "reading": el.winner,
@@ -390,6 +400,7 @@ def parse_ruleset(text: str, where: str) -> Ruleset:
             raise RulesetError(f"{where}: lurking kind {lr.kind!r} is not posts_below or no_vote")
     choices = (("vote.accelerated_voids", rs.vote.accelerated_voids, ("after_granted", "whole_day")),
                ("vote.conditional_proxy", rs.vote.conditional_proxy, ("abstain", "invalid")),
+               ("vote.ballot_before_out", rs.vote.ballot_before_out, ("counts", "dropped")),
                ("acceleration.seconding", rs.acceleration.seconding, ("request", "ignored")),
                ("acceleration.judged", rs.acceleration.judged, ("when_reached", "at_cutoff")),
                ("activity.accelerated_in_run", rs.activity.accelerated_in_run, ("skip", "break")),

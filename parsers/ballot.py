@@ -53,13 +53,23 @@ def to_simplified(text: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a ballot does not count (or what the director should look at), pasteable as is."""
+    """Why a ballot does not count (or what the director should look at), pasteable as is.
+
+    `message` is for the director: it may name a ruleset field, a game-file entry, or ask the
+    director to check something. `public` is the same reason in words for players (the
+    announcement, 公示): the rule's words and the facts, nothing addressed to the director. None
+    when the message is fit for players as it is; "" when it is a note for the director only."""
 
     code: str
     message: str
+    public: str | None = None
+
+    @property
+    def public_message(self) -> str:
+        return self.message if self.public is None else self.public
 
     def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+        return {"code": self.code, "message": self.message, "public": self.public_message}
 
 
 @dataclass(frozen=True)
@@ -288,7 +298,9 @@ def parse_ballot(post: Post, rules: VoteRules, players: Sequence[str], directors
             and not (kind == "abstain" and not rules.abstain_reason_required):
         label = rules.change_reason_label if is_change else rules.reason_label
         extra = "（弃权票也须写理由：规则集 abstain_reason_required = true）" if kind == "abstain" else ""
-        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……）{extra}，此票无效，须重新发帖更正。"))
+        said = f"（弃权票也须写{label}）" if kind == "abstain" else ""
+        problems.append(Problem("missing_reason", f"缺少{label}（格式：{label}：……）{extra}，此票无效，须重新发帖更正。",
+                                public=f"缺少{label}（格式：{label}：……）{said}，此票无效，须重新发帖更正。"))
     return ParsedBallot(voter=voter, kind=kind, target=target, reason=reason or None, author=post.author,
                         proxy=proxy, is_change=is_change, written_target=written, problems=tuple(problems),
                         notes=tuple(notes))
@@ -307,7 +319,8 @@ def _folded_roster(players: tuple[str, ...]) -> dict[str, str | None]:
 
 def _folded_note(label: str, written: str, read_as: str) -> Problem:
     return Problem("traditional_folded",
-                   f"{label}“{written}”含繁体字，按简体读作“{read_as}”（繁简转换后与之一致），请导演核对。")
+                   f"{label}“{written}”含繁体字，按简体读作“{read_as}”（繁简转换后与之一致），请导演核对。",
+                   public=f"{label}“{written}”含繁体字，按简体读作“{read_as}”（繁简转换后与之一致）。")
 
 
 def is_conditional(written: str, players: Sequence[str] = ()) -> bool:

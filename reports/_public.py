@@ -1,62 +1,25 @@
 """What the announcement (公示) may say about a ballot: the count's reasons in words for players.
 
-The engine writes each problem for the director: some of its messages name a ruleset field
-(`规则集 accelerated_voids = after_granted`), a game-file entry (`[[proxy]] requested_at`) or ask
-the director to check something (请导演核对). Players read the announcement, so here each reason
-keeps the rule's own words and the facts (floors, times, names) and loses what was addressed to
-the director; those notes stay in the review page, the desk and `votes`.
+The engine writes each problem twice: `message` for the director (it may name a ruleset field,
+a game-file entry, or ask the director to check something) and `public`, the same reason in the
+rule's own words and the facts (floors, times, names) for players — "" for a note that is the
+director's alone (a whistled player's words, a time shown only to the minute). This module only
+renders `public`; it never rewrites a director's message. A problem without `public` (data
+written by an older daoyan) gives no words here, and its ballot is shown with the bare label.
 
 Nothing here decides whether a ballot counts: that is the engine's `valid` / `counted`. This only
 chooses words, and says for every ballot that does not count why not.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Mapping
 
 from ._text import clauses, clean
 
-# Notes on a ballot that counts as posted, for the director's review only: the whistled player's
-# words (a flag matter, 黑哨) and a time the page shows only to the minute.
-DIRECTOR_ONLY = frozenset({"whistled_ballot", "close_minute"})
-
-# Marks of text addressed to the director or naming the program's own settings.
-DIRECTOR_WORDS = ("请导演", "daoyan", "游戏文件", "规则集", "[[")
-_FIELD = re.compile(r"[A-Za-z]+_[A-Za-z_.]+|[A-Za-z_.]+\s*=\s*\S")
-_DIRECTOR_PAREN = re.compile(r"（[^（）]*(?:规则集|\[\[|[A-Za-z_.]+\s*=|[a-z]+_[a-z_]+)[^（）]*）")
-_CLAUSE_END = re.compile(r"(?<=[，；。])")
-
-
-def addressed_to_director(text: str) -> bool:
-    """True when a public line would carry a note for the director or a settings name."""
-    return any(w in text for w in DIRECTOR_WORDS) or bool(_FIELD.search(text))
-
-
-def _rewrite(code: str, msg: str) -> str:
-    """The few messages whose director-facing part carries a fact players need: reworded here."""
-    if code == "whistled_voter":
-        # "X处于黑哨状态，只能发出动物叫声或表情；按规则集（whistle.ballot_counts = false）此票不计。"
-        return re.sub(r"；?按规则集（[^）]*）", "，", msg)
-    if code == "missing_reason":
-        # "（弃权票也须写理由：规则集 abstain_reason_required = true）" -> the rule's requirement alone
-        return re.sub(r"：规则集[^）]*）", "）", msg).replace("（弃权票也须写理由）", "（弃权票也须写投票理由）")
-    if code == "duplicate_vote":
-        # "…每人限投一票；如是代投改票，请在游戏文件的这条 [[proxy]] 写 change = true。此票不计。"
-        return re.sub(r"；如是代投改票，[^。]*。", "；", msg)
-    if code == "no_time":
-        return "无法确定此帖的发帖时间，此票暂不计入。"
-    return msg
-
 
 def public_text(problem: Mapping[str, Any]) -> str:
-    """One problem in words for players ('' when it is a note for the director only)."""
-    code = clean(problem.get("code"))
-    if code in DIRECTOR_ONLY:
-        return ""
-    msg = _rewrite(code, clean(problem.get("message")))
-    msg = _DIRECTOR_PAREN.sub("", msg)
-    kept = [part for part in _CLAUSE_END.split(msg) if part and not addressed_to_director(part)]
-    out = "".join(kept).strip().rstrip("，；")
+    """One problem's words for players ('' when it is a note for the director only)."""
+    out = clean(problem.get("public")).strip().rstrip("，；")
     if out and not out.endswith("。"):
         out += "。"
     return out

@@ -189,7 +189,10 @@ def test_the_reasons_players_needed_are_there(written: dict) -> None:
     m84 = written[("scenario_m84", 1)]["bbcode"]
     dropped = "\n".join(_section(m84, "未计入的票"))
     assert f"{C}（投票：{G}）：[b]不再计入[/b]，投票对象“{G}”于12-02 12:00出局，此票不再计入" in dropped
-    assert f"{G}（投票：{A}）：[b]不再计入[/b]，{G}于12-02 12:00出局，其票不再计入" in dropped
+    # M84 vote.ballot_before_out = counts (出局: 已公示出局的角色不允许在…投票帖…中发言 bars only later posts):
+    # 谷雨's ballot cast before going out at 12:00 stands, in the table, not among the uncounted
+    assert f"{G}（投票：{A}）" not in dropped
+    assert f"{G}[color=gray]（#" in m84.split("[/table]")[0]
     assert "此后不允许改票，此次改票作废，原票仍有效" in dropped  # M84: 执行加速时不允许改票
     assert f"{D}（弃权）：[b]无效[/b]，缺少投票理由" in dropped and "弃权票也须写投票理由" in dropped
     assert f"{A}已在#" in dropped and "以改票为准" in dropped
@@ -227,4 +230,7 @@ def test_the_review_page_keeps_the_director_notes(written: dict) -> None:
      "投票对象“寒露”于11-20 12:00出局，此票不再计入；立夏可重新发帖投票。"),
 ])
 def test_public_words_of_a_problem(code: str, message: str, want: str) -> None:
-    assert public_text({"code": code, "message": message}) == want
+    # the engine carries the players' words beside the director's message (tests/test_director5_public.py
+    # checks it makes these); the announcement renders them and never reshapes the director's message
+    assert public_text({"code": code, "message": message, "public": want}) == want
+    assert public_text({"code": code, "message": message}) == ""

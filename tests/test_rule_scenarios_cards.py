@@ -23,6 +23,8 @@ def _use_ruleset(game_toml: Path, red_resolves: str) -> None:
     import importlib.resources as res
     text = res.files("gamedef.rulesets").joinpath("m84.toml").read_text("utf-8")
     text = re.sub(r'^red_resolves = "[a-z_]+"', f'red_resolves = "{red_resolves}"', text, flags=re.M)
+    if red_resolves == "before_vote":  # 004's reading whole: the ejected player's earlier ballot leaves too
+        text = re.sub(r'^ballot_before_out = "[a-z_]+"', 'ballot_before_out = "dropped"', text, flags=re.M)
     (game_toml.parent / "reading.toml").write_text(text, "utf-8")
     g = game_toml.read_text("utf-8")
     g = re.sub(r'^ruleset = .*$', 'ruleset = "reading.toml"', g, flags=re.M)

@@ -159,7 +159,7 @@ LURK = "004 违规判定 5(1)：在未加快进程的单个讨论日没有发言
 
 
 def _game(players=PLAYERS[:4], directors=("说书人",)):
-    return SimpleNamespace(players=players, directors=directors, day=lambda n: DAY)
+    return SimpleNamespace(players=players, directors=directors, day=lambda n: DAY, alias_names=dict)
 
 
 @pytest.mark.parametrize("authors, warned, rule", [
@@ -188,7 +188,7 @@ def test_a_silent_player_beside_an_unknown_account_is_warned(authors, warned, ru
     assert {w["player"]: [a["name"] for a in w["accounts"]] for w in ws} == warned, rule
     for w in ws:
         assert w["kind"] == "unknown_account" and w["player"] in w["message"]
-        assert all(a["name"] in w["message"] for a in w["accounts"]) and "players" in w["message"]
+        assert all(a["name"] in w["message"] for a in w["accounts"]) and "aliases" in w["message"]
 
 
 def _run_json(*args):
