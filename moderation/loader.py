@@ -383,7 +383,7 @@ def _spelled(parsed: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     from .spelled_words import rewrite_category, spelled_table
 
     look = next((d for n, d in parsed if n == "lookalike.toml"), {})
-    if not look.get("spelled_words") and not look.get("spelled_latin"):
+    if not look.get("spelled_words") and not look.get("spelled_latin") and not look.get("spelled_extra"):
         return parsed
     from .segment import Segmenter
 

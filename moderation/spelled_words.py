@@ -119,12 +119,15 @@ def expand(src: str, table: dict[str, str]) -> str:
 
 
 def spelled_table(data: dict, lookalike: dict[str, str], tokenizer=None) -> dict[str, list[str]]:
-    """word → its spellings, from lookalike.toml's `spelled_words` and `spelled_latin`."""
+    """word → its spellings, from lookalike.toml's `spelled_words`, `spelled_latin` and
+    `spelled_extra` (stand-ins no rule derives: an emoji, a near-synonym players use for it)."""
     table: dict[str, list[str]] = {}
     for w in data.get("spelled_words", []):
         table[w] = variants(w, lookalike, sounds=True, tokenizer=tokenizer)
     for w in data.get("spelled_latin", []):
         table[w] = variants(w, lookalike, sounds=False)
+    for w, extra in data.get("spelled_extra", {}).items():  # written by hand: 🎬 for 导演, 贴面 for 贴脸
+        table[w] = sorted(set(table.get(w, [])) | set(extra), key=lambda v: (-len(v), v))
     return {w: v for w, v in table.items() if v}
 
 
