@@ -43,7 +43,7 @@ from .belittle import load_model as belittle_model
 from .loader import Lexicon, Pattern, compile_regex, load_lexicon, register_regex
 from .models import Flag
 from .normalize import Views, views
-from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
+from .prefilter import Literals, MatchLines, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed
 from .startup_cache import cached, paused_gc
@@ -484,6 +484,8 @@ class Checker:
                                     extra=hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest())
         # and, where Hyperscan runs, only on the lines it saw the pattern on
         self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
+        # and their prefilters' lines found without a scan of the whole text where Hyperscan can
+        self._raw_lines = MatchLines(self._raw_prefilters, "raw-prefilters") if self._raw_prefilters else None
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -761,12 +763,16 @@ class Checker:
         always = self._raw_filter.always if seen is not None else frozenset()
         if seen is not None and not seen and not always:
             return  # no raw pattern can match anywhere: the prefilters' lines need not be found
+        lines = _Lines(f_text) if seen is not None else None
+        picked = self._raw_lines.lines(f_text, seen) if seen and not always and self._raw_lines else None
         found: set[tuple[int, int]] = set()
-        for prefilter in self._raw_prefilters:
-            found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
+        if picked is not None:  # the seen lines the prefilters' whole-text scan would find
+            found = {lines.bounds(k) for k in picked}  # type: ignore[union-attr]
+        else:
+            for prefilter in self._raw_prefilters:
+                found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
         if not found:
             return
-        lines = _Lines(f_text) if seen is not None else None
         for ls, le in sorted(found):
             line = f_text[ls:le]
             if lines is not None:
