@@ -835,7 +835,7 @@ class Checker:
         `folded_batch`: the batch's texts joined by _BATCH_SEP, folded (the scan's folded view):
         cut back into texts where that is safe, else each text is folded on its own. The
         anchors are looked for in one pass over the batch; only the anchored texts are scored,
-        by `BelittleModel.over_threshold` (its bound settles most without the score). Texts
+        by `BelittleModel.over_threshold_many` (its bound settles most without the score). Texts
         whose lexicon hits already hold the model's category need no score (`hits`)."""
         model = self._belittle_model()
         if model is None:
@@ -846,14 +846,10 @@ class Checker:
             folded_batch = _BATCH_SEP.join(folded)
         starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
         anchored = model.anchored_lines(folded_batch, lambda i: bisect.bisect_right(starts, i) - 1)
-        over: set[int] = set()
-        for i in sorted(anchored):
-            text = texts[i]
-            if len(text) < 4 or (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i])):
-                continue
-            if model.over_threshold(self._belittle_text(text, folded[i])):
-                over.add(i)
-        return over, folded
+        scored = [i for i in sorted(anchored)
+                  if len(texts[i]) >= 4 and not (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i]))]
+        decided = model.over_threshold_many([self._belittle_text(texts[i], folded[i]) for i in scored])
+        return {i for i, over in zip(scored, decided) if over}, folded
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
                          folded: str | None = None) -> list[Flag]:
