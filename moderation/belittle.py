@@ -191,9 +191,16 @@ class BelittleModel:
             return False
         return self.score(folded) > self.threshold
 
-    def anchored_lines(self, folded: str, line_of: Any) -> set[int]:
-        """The lines of a batch (folded, lines found by `line_of(offset)`) that hold an anchor:
-        one pass over the whole batch instead of one per line."""
+    def anchored_lines(self, folded: str, line_of: Any = None, *, starts: list[int] | None = None) -> set[int]:
+        """The lines of a batch (folded, lines found by `line_of(offset)`, or by where they start
+        in it: `starts`, in order) that hold an anchor: one pass over the whole batch instead of
+        one per line."""
+        if starts is not None:
+            return {k - 1 for k in set(map(bisect.bisect_right, itertools.repeat(starts), self._anchor_starts(folded)))}
+        return set(map(line_of, self._anchor_starts(folded)))
+
+    def _anchor_starts(self, folded: str) -> list[int]:
+        """Where an anchor starts in `folded`: at least one for each line holding one."""
         if self.anchors and all(self.anchors) and "\n" not in "".join(self.anchors):
             # every occurrence of every anchor (Hyperscan, its database kept in the start-up cache;
             # Aho-Corasick without it): a line holding an anchor holds one of them, as it holds
@@ -202,12 +209,12 @@ class BelittleModel:
                 from .prefilter import Literals
 
                 self._anchor_literals = Literals(list(self.anchors), "belittle-anchors")
-            return {line_of(start) for _, start, _ in self._anchor_literals.find(folded)}
+            return list(map(operator.itemgetter(1), self._anchor_literals.find(folded)))
         if self._anchor_ac is not None:
-            return {line_of(start) for _, start, _ in self._anchor_ac.find_matches_as_indexes(folded)}
+            return list(map(operator.itemgetter(1), self._anchor_ac.find_matches_as_indexes(folded)))
         if self._anchor_re is None:
-            return set()
-        return {line_of(m.start()) for m in self._anchor_re.finditer(folded)}
+            return []
+        return [m.start() for m in self._anchor_re.finditer(folded)]
 
     def judge(self, folded: str, *, anchored: bool | None = None) -> Belittling | None:
         """A `Belittling` when the post passes the threshold, else None (`anchored`: already known)."""

@@ -335,12 +335,13 @@ _REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用
 _JUDGED = re.compile(r"[\s,，]*((的|这个|这种|这类)(例子|说法)|这种话|这句话|这类话"
                      r"|(已经|是不是|算不算|算|是|按规则|按规定|明显|也)?[^。！？!?\n]{0,4}(违规|踩线|犯规|要被罚|被罚|吃牌|该罚|判罚)"
                      r"|[^。！？!?\n]{0,2}(请判|请导演|请处理|麻烦导演|麻烦看看|请看看))")
+_QUOTE_MARK = re.compile("[“「『‘\"']")  # a quotation's opening mark: texts without one are left at once
 _QUOTE_JOIN = re.compile(r"[、,，\s]*(和|或|或者|以及|跟)?[、,，\s]*$")
 
 
 def _reported(text: str) -> list[tuple[int, int]]:
     """Spans of quotations that report words (他骂我“傻逼”, 规则说“禁止发誓”)."""
-    if not any(q in text for q in "“「『‘\"'"):
+    if _QUOTE_MARK.search(text) is None:
         return []
     out: list[tuple[int, int]] = []
     for m in _QUOTE.finditer(text):
@@ -845,7 +846,7 @@ class Checker:
             folded = [normalize.fold_text(t) for t in texts]
             folded_batch = _BATCH_SEP.join(folded)
         starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
-        anchored = model.anchored_lines(folded_batch, lambda i: bisect.bisect_right(starts, i) - 1)
+        anchored = model.anchored_lines(folded_batch, starts=starts)
         scored = [i for i in sorted(anchored)
                   if len(texts[i]) >= 4 and not (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i]))]
         decided = model.over_threshold_many([self._belittle_text(texts[i], folded[i]) for i in scored])

@@ -407,7 +407,7 @@ class Literals:
         self._db.scan(data, match_event_handler=on_match, scratch=self._scratch)
         lengths, keys = self._lengths, self.keys
         out = [(i, e - lengths[i], e) for i, e in reports if text[e - lengths[i]:e] == keys[i]]
-        out.sort(key=lambda m: (m[2], m[1]))
+        out.sort(key=operator.itemgetter(2, 1))
         return out
 
 
