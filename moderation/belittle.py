@@ -125,9 +125,6 @@ class BelittleModel:
                 self._bound = False
                 return None
             positive = sorted(g for g, v in self.weights.items() if v > 0 and len(g) > 1)
-            if any("\n" in g for g in positive):
-                self._bound = False  # over_threshold_many joins texts by newlines
-                return None
             automaton = ahocorasick_rs.AhoCorasick(positive, implementation=ahocorasick_rs.Implementation.ContiguousNFA) \
                 if positive else None
             self._bound = (automaton, {g: self.weights[g] for g in positive},
@@ -152,37 +149,32 @@ class BelittleModel:
     SMALL_BATCH = 16  # fewer anchored texts than this are scored outright: building the bound's automaton costs more
 
     def over_threshold_many(self, texts: list[str]) -> list[bool]:
-        """`[over_threshold(t) for t in texts]` for a batch: the longer n-grams that weigh for
-        are found by one pass of the automaton over the texts joined by newlines (no weighted
-        n-gram holds one, so none reaches from one text into the next), each text's bound is
-        the same sum in another order (BOUND_MARGIN covers it), and the score decides every
-        text the bound does not settle. A few texts, before the automaton is built, are just
-        scored."""
+        """`[over_threshold(t) for t in texts]` for a batch: each text's bound is the same sum in
+        another order (BOUND_MARGIN covers it), made without a Python step per n-gram (the
+        automaton's indexes of the longer n-grams that weigh for, made distinct in C), and the
+        score decides every text the bound does not settle. A few texts, before the automaton
+        is built, are just scored."""
         if self._bound is None and len(texts) < self.SMALL_BATCH:
             return [self.score(t) > self.threshold for t in texts]
         parts = self._bound_parts()
-        if parts is None or not texts:
+        if parts is None:
             return [self.score(t) > self.threshold for t in texts]
         automaton, longer, single = parts
-        n = len(texts)
-        extra = [0.0] * n
-        if automaton is not None:
-            if self._longer_weights is None:
-                self._longer_weights = [longer[g] for g in sorted(longer)]  # the automaton's order
-            weights = self._longer_weights
-            found = automaton.find_matches_as_indexes("\n".join(texts), overlapping=True)
-            if found:
-                starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-                lines = map(bisect.bisect_right, itertools.repeat(starts), map(operator.itemgetter(1), found))
-                for k, i in set(zip(lines, map(operator.itemgetter(0), found))):
-                    extra[k - 1] += weights[i]
+        if self._longer_weights is None:
+            self._longer_weights = [longer[g] for g in sorted(longer)]  # the automaton's order
         keys = self._single_keys
         if keys is None:
             keys = self._single_keys = frozenset(single)
-        limit = self.threshold - BOUND_MARGIN
-        bias, get = self.bias, single.__getitem__
-        return [False if bias + sum(map(get, keys.intersection(t))) + extra[k] < limit else self.score(t) > self.threshold
-                for k, t in enumerate(texts)]
+        limit, threshold, bias = self.threshold - BOUND_MARGIN, self.threshold, self.bias
+        get_single, get_longer = single.__getitem__, self._longer_weights.__getitem__
+        first = operator.itemgetter(0)
+        out = []
+        for t in texts:
+            bound = bias + sum(map(get_single, keys.intersection(t)))
+            if automaton is not None:
+                bound += sum(map(get_longer, set(map(first, automaton.find_matches_as_indexes(t, overlapping=True)))))
+            out.append(False if bound < limit else self.score(t) > threshold)
+        return out
 
     def over_threshold(self, folded: str) -> bool:
         """`score(folded) > threshold`, decided by the score itself only where the upper bound
