@@ -23,7 +23,7 @@ import operator
 import re
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gamedef.hanzi import t2s_chars as _t2s_chars
 
@@ -428,7 +428,7 @@ class Dense:
             letters = folded.translate(_gap_table())  # the same deletions as gap_re, three times faster
         else:
             letters = gap_re.sub("", folded)
-        self.text = double_re.sub(r"\1", letters)
+        self.text = _single(letters) if len(letters) >= FAST_FOLD_FROM else double_re.sub(r"\1", letters)
         self._dbreaks: list[int] | None = None
         self._fbreaks: list[int] | None = None
         self._maps: dict[int, tuple[int, int, Squeezed, Squeezed]] = {}
@@ -466,6 +466,44 @@ class Dense:
         s, e = start - ds, end - ds
         ie = doubles.to_source(e) if e < len(doubles.text) else doubles.source_length
         return fs + gaps.to_source(doubles.to_source(s)), fs + gaps.to_source(ie - 1) + 1
+
+
+@lru_cache(maxsize=1)
+def _doubles() -> "Any":
+    """Every doubled character `_dense_regexes()`'s run regex makes single (a hanzi or a Latin
+    letter written twice) as a Hyperscan literal database (prefilter.Literals, kept in the
+    start-up cache), or None without Hyperscan."""
+    from .prefilter import Literals, hyperscan_available
+
+    if not hyperscan_available():
+        return None
+    cls = [chr(i) for i in range(0x3400, 0xA000)] + [chr(i) for i in range(ord("a"), ord("z") + 1)]
+    return Literals([c + c for c in cls], "doubles")
+
+
+def _single(letters: str) -> str:
+    """`_dense_regexes()[1].sub(r"\\1", letters)`: each run of one hanzi or Latin letter made
+    single. A long text is searched for its doubled characters in one Hyperscan pass (they are
+    rare; the regex tries a group and a back-reference at every character) and the runs they
+    make are cut out."""
+    try:
+        found = _doubles().find(letters) if _doubles() is not None else None
+    except UnicodeEncodeError:  # a lone surrogate: neither Hyperscan nor the automaton reads it
+        found = None
+    if found is None:
+        return _dense_regexes()[1].sub(r"\1", letters)
+    if not found:
+        return letters
+    pieces: list[str] = []
+    last = 0
+    prev = -2
+    for _, start, _ in found:  # in order of start (all two characters long)
+        if start != prev + 1:  # a new run: keep its first character
+            pieces.append(letters[last:start + 1])
+        last = start + 2  # past the doubled character
+        prev = start
+    pieces.append(letters[last:])
+    return "".join(pieces)
 
 
 def gaps_ok(folded: str, start: int, end: int) -> bool:
