@@ -22,8 +22,11 @@ rest, so the flags are the score's.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import math
+import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,6 +88,8 @@ class BelittleModel:
         self._anchor_re: Any = None
         self._bound: Any = None
         self._anchor_literals: Any = None
+        self._longer_weights: list[float] | None = None
+        self._single_keys: frozenset[str] | None = None
         try:
             import ahocorasick_rs
 
@@ -141,6 +146,36 @@ class BelittleModel:
             total += sum(map(longer.__getitem__, set(automaton.find_matches_as_strings(folded, overlapping=True))))
         return total
 
+    SMALL_BATCH = 16  # fewer anchored texts than this are scored outright: building the bound's automaton costs more
+
+    def over_threshold_many(self, texts: list[str]) -> list[bool]:
+        """`[over_threshold(t) for t in texts]` for a batch: each text's bound is the same sum in
+        another order (BOUND_MARGIN covers it), made without a Python step per n-gram (the
+        automaton's indexes of the longer n-grams that weigh for, made distinct in C), and the
+        score decides every text the bound does not settle. A few texts, before the automaton
+        is built, are just scored."""
+        if self._bound is None and len(texts) < self.SMALL_BATCH:
+            return [self.score(t) > self.threshold for t in texts]
+        parts = self._bound_parts()
+        if parts is None:
+            return [self.score(t) > self.threshold for t in texts]
+        automaton, longer, single = parts
+        if self._longer_weights is None:
+            self._longer_weights = [longer[g] for g in sorted(longer)]  # the automaton's order
+        keys = self._single_keys
+        if keys is None:
+            keys = self._single_keys = frozenset(single)
+        limit, threshold, bias = self.threshold - BOUND_MARGIN, self.threshold, self.bias
+        get_single, get_longer = single.__getitem__, self._longer_weights.__getitem__
+        first = operator.itemgetter(0)
+        out = []
+        for t in texts:
+            bound = bias + sum(map(get_single, keys.intersection(t)))
+            if automaton is not None:
+                bound += sum(map(get_longer, set(map(first, automaton.find_matches_as_indexes(t, overlapping=True)))))
+            out.append(False if bound < limit else self.score(t) > threshold)
+        return out
+
     def over_threshold(self, folded: str) -> bool:
         """`score(folded) > threshold`, decided by the score itself only where the upper bound
         does not settle it (the margin covers the bound's other order of summing)."""
@@ -148,9 +183,16 @@ class BelittleModel:
             return False
         return self.score(folded) > self.threshold
 
-    def anchored_lines(self, folded: str, line_of: Any) -> set[int]:
-        """The lines of a batch (folded, lines found by `line_of(offset)`) that hold an anchor:
-        one pass over the whole batch instead of one per line."""
+    def anchored_lines(self, folded: str, line_of: Any = None, *, starts: list[int] | None = None) -> set[int]:
+        """The lines of a batch (folded, lines found by `line_of(offset)`, or by where they start
+        in it: `starts`, in order) that hold an anchor: one pass over the whole batch instead of
+        one per line."""
+        if starts is not None:
+            return {k - 1 for k in set(map(bisect.bisect_right, itertools.repeat(starts), self._anchor_starts(folded)))}
+        return set(map(line_of, self._anchor_starts(folded)))
+
+    def _anchor_starts(self, folded: str) -> list[int]:
+        """Where an anchor starts in `folded`: at least one for each line holding one."""
         if self.anchors and all(self.anchors) and "\n" not in "".join(self.anchors):
             # every occurrence of every anchor (Hyperscan, its database kept in the start-up cache;
             # Aho-Corasick without it): a line holding an anchor holds one of them, as it holds
@@ -159,12 +201,12 @@ class BelittleModel:
                 from .prefilter import Literals
 
                 self._anchor_literals = Literals(list(self.anchors), "belittle-anchors")
-            return {line_of(start) for _, start, _ in self._anchor_literals.find(folded)}
+            return list(map(operator.itemgetter(1), self._anchor_literals.find(folded)))
         if self._anchor_ac is not None:
-            return {line_of(start) for _, start, _ in self._anchor_ac.find_matches_as_indexes(folded)}
+            return list(map(operator.itemgetter(1), self._anchor_ac.find_matches_as_indexes(folded)))
         if self._anchor_re is None:
-            return set()
-        return {line_of(m.start()) for m in self._anchor_re.finditer(folded)}
+            return []
+        return [m.start() for m in self._anchor_re.finditer(folded)]
 
     def judge(self, folded: str, *, anchored: bool | None = None) -> Belittling | None:
         """A `Belittling` when the post passes the threshold, else None (`anchored`: already known)."""

@@ -43,7 +43,7 @@ from .belittle import load_model as belittle_model
 from .loader import Lexicon, Pattern, compile_regex, load_lexicon, register_regex
 from .models import Flag
 from .normalize import Views, views
-from .prefilter import Literals, Prefilter, hyperscan_available as prefilter_hyperscan
+from .prefilter import Literals, MatchLines, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed, said_to
 from .startup_cache import cached, paused_gc
@@ -335,12 +335,13 @@ _REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用
 _JUDGED = re.compile(r"[\s,，]*((的|这个|这种|这类)(例子|说法)|这种话|这句话|这类话"
                      r"|(已经|是不是|算不算|算|是|按规则|按规定|明显|也)?[^。！？!?\n]{0,4}(违规|踩线|犯规|要被罚|被罚|吃牌|该罚|判罚)"
                      r"|[^。！？!?\n]{0,2}(请判|请导演|请处理|麻烦导演|麻烦看看|请看看))")
+_QUOTE_MARK = re.compile("[“「『‘\"']")  # a quotation's opening mark: texts without one are left at once
 _QUOTE_JOIN = re.compile(r"[、,，\s]*(和|或|或者|以及|跟)?[、,，\s]*$")
 
 
 def _reported(text: str) -> list[tuple[int, int]]:
     """Spans of quotations that report words (他骂我“傻逼”, 规则说“禁止发誓”)."""
-    if not any(q in text for q in "“「『‘\"'"):
+    if _QUOTE_MARK.search(text) is None:
         return []
     out: list[tuple[int, int]] = []
     for m in _QUOTE.finditer(text):
@@ -484,6 +485,8 @@ class Checker:
                                     extra=hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest())
         # and, where Hyperscan runs, only on the lines it saw the pattern on
         self._raw_filter = Prefilter([(p.source, p.regex.flags) for p in self._raw], "raw") if self._raw else None
+        # and their prefilters' lines found without a scan of the whole text where Hyperscan can
+        self._raw_lines = MatchLines(self._raw_prefilters, "raw-prefilters") if self._raw_prefilters else None
 
     # ---- citations -------------------------------------------------------------------
     def rule(self, category: str) -> str:
@@ -761,12 +764,16 @@ class Checker:
         always = self._raw_filter.always if seen is not None else frozenset()
         if seen is not None and not seen and not always:
             return  # no raw pattern can match anywhere: the prefilters' lines need not be found
+        lines = _Lines(f_text) if seen is not None else None
+        picked = self._raw_lines.lines(f_text, seen) if seen and not always and self._raw_lines else None
         found: set[tuple[int, int]] = set()
-        for prefilter in self._raw_prefilters:
-            found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
+        if picked is not None:  # the seen lines the prefilters' whole-text scan would find
+            found = {lines.bounds(k) for k in picked}  # type: ignore[union-attr]
+        else:
+            for prefilter in self._raw_prefilters:
+                found |= {_line(f_text, m.start(), m.end()) for m in prefilter.finditer(f_text)}
         if not found:
             return
-        lines = _Lines(f_text) if seen is not None else None
         for ls, le in sorted(found):
             line = f_text[ls:le]
             if lines is not None:
@@ -829,7 +836,7 @@ class Checker:
         `folded_batch`: the batch's texts joined by _BATCH_SEP, folded (the scan's folded view):
         cut back into texts where that is safe, else each text is folded on its own. The
         anchors are looked for in one pass over the batch; only the anchored texts are scored,
-        by `BelittleModel.over_threshold` (its bound settles most without the score). Texts
+        by `BelittleModel.over_threshold_many` (its bound settles most without the score). Texts
         whose lexicon hits already hold the model's category need no score (`hits`)."""
         model = self._belittle_model()
         if model is None:
@@ -839,15 +846,11 @@ class Checker:
             folded = [normalize.fold_text(t) for t in texts]
             folded_batch = _BATCH_SEP.join(folded)
         starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
-        anchored = model.anchored_lines(folded_batch, lambda i: bisect.bisect_right(starts, i) - 1)
-        over: set[int] = set()
-        for i in sorted(anchored):
-            text = texts[i]
-            if len(text) < 4 or (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i])):
-                continue
-            if model.over_threshold(self._belittle_text(text, folded[i])):
-                over.add(i)
-        return over, folded
+        anchored = model.anchored_lines(folded_batch, starts=starts)
+        scored = [i for i in sorted(anchored)
+                  if len(texts[i]) >= 4 and not (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i]))]
+        decided = model.over_threshold_many([self._belittle_text(texts[i], folded[i]) for i in scored])
+        return {i for i, over in zip(scored, decided) if over}, folded
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
                          folded: str | None = None) -> list[Flag]:

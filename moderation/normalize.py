@@ -23,7 +23,7 @@ import operator
 import re
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gamedef.hanzi import t2s_chars as _t2s_chars
 
@@ -153,25 +153,95 @@ class Folded(NamedTuple):
         return src[k] if expanded[k] else src[k] + (i - at[k])
 
 
+FAST_FOLD_FROM = 20_000  # characters from which a text takes _fold_long
+_COMMON_FOLDS = "，！？：；（）．％０１２３４５６７８９"  # full-width forms: most of what prose changes
+
+
+@lru_cache(maxsize=1)
+def _long_folds() -> "tuple[tuple[tuple[str, str], ...], re.Pattern[str], frozenset[str], bool]":
+    """For _fold_long: the common full-width forms and their one-character folds (each fold a
+    character the table keeps), a regex of runs of the other BMP characters the table changes,
+    the BMP characters whose fold is not one character, and whether no BMP character folds to
+    an astral one (then astral characters can be folded after the BMP ones)."""
+    table, _, multi = _tables()
+    pairs = tuple((c, f) for c in _COMMON_FOLDS if isinstance(f := table[ord(c)], str) and len(f) == 1
+                  and table[ord(f)] == ord(f))
+    skip = {ord(c) for c, _ in pairs}
+    ranges: list[list[int]] = []
+    bmp_only = True
+    for i, f in enumerate(table[:0x10000]):
+        if f != i and not 0xD800 <= i <= 0xDFFF:
+            if isinstance(f, str) and any(ord(ch) > 0xFFFF for ch in f):
+                bmp_only = False
+            if i in skip:
+                continue
+            if ranges and ranges[-1][1] == i - 1:
+                ranges[-1][1] = i
+            else:
+                ranges.append([i, i])
+    cls = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+    return pairs, re.compile(f"[{cls}]+"), frozenset(c for c in multi if ord(c) < 0x10000), bmp_only
+
+
+_ASTRAL_RUN = re.compile("[\U00010000-\U0010ffff]+")
+
+
+def _fold_long(text: str, multi_at: "list[int] | None" = None) -> str | None:
+    """`text.translate(table)` for a long text, or None where this way cannot give it: the
+    common full-width forms by `str.replace` (one character for one, folded to characters the
+    table keeps), then the runs of the other changed BMP characters and the runs of astral
+    characters translated where a regex finds them, not every character looked up (a class
+    holding astral characters is tested item by item, so they are a pass of their own).
+    `multi_at` gets the positions of the BMP characters whose fold is not one character (the
+    replacements keep positions)."""
+    table = _tables()[0]
+    pairs, rest, multi, bmp_only = _long_folds()
+    astral = _ASTRAL.search(text) is not None
+    if astral and not bmp_only:
+        return None
+    for a, b in pairs:
+        text = text.replace(a, b)
+
+    def run(m: "re.Match[str]") -> str:
+        got = m.group()
+        if multi_at is not None:
+            multi_at.extend(m.start() + k for k, c in enumerate(got) if c in multi)
+        return got.translate(table)
+
+    text = rest.sub(run, text)
+    if astral:
+        text = _ASTRAL_RUN.sub(lambda m: m.group().translate(table), text)
+    return text
+
+
 def fold_text(text: str) -> str:
     """The folded text alone, without the map back to positions: what a score needs."""
+    if len(text) >= FAST_FOLD_FROM and (folded := _fold_long(text)) is not None:
+        return folded
     return text.translate(_tables()[0])
 
 
 def fold(text: str) -> Folded:
     """NFKC + lower case + traditional → simplified, keeping positions.
 
-    One `str.translate` does it; the rare characters that fold to several (or none) are then
-    located in the original, and only they break the one-to-one map."""
+    One `str.translate` does it (on a long text, _fold_long); the rare characters that fold to
+    several (or none) are then located in the original, and only they break the one-to-one map."""
     table, multi_re, multi = _tables()
-    folded = text.translate(table)
-    if multi_re is None:
-        return Folded(folded, None, len(text))
-    # where they are: the BMP ones by one class, the astral ones among the text's astral
-    # characters (few; a class holding astral characters is tested item by item, five times
-    # slower over the whole text)
-    bmp = _bmp_multi()
-    found = [i for m in bmp.finditer(text) for i in range(m.start(), m.end())] if bmp is not None else []
+    found: list[int] = []
+    long = _fold_long(text, found) if len(text) >= FAST_FOLD_FROM else None
+    if long is not None:
+        folded = long  # `found`: its BMP characters of several (or none), as the class below finds them
+        if multi_re is None:
+            return Folded(folded, None, len(text))
+    else:
+        folded = text.translate(table)
+        if multi_re is None:
+            return Folded(folded, None, len(text))
+        # where they are: the BMP ones by one class, the astral ones among the text's astral
+        # characters (few; a class holding astral characters is tested item by item, five times
+        # slower over the whole text)
+        bmp = _bmp_multi()
+        found = [i for m in bmp.finditer(text) for i in range(m.start(), m.end())] if bmp is not None else []
     if _ASTRAL.search(text) is not None:
         astral = [m.start() for m in _ASTRAL.finditer(text) if m.group() in multi]
         if astral:
@@ -358,7 +428,7 @@ class Dense:
             letters = folded.translate(_gap_table())  # the same deletions as gap_re, three times faster
         else:
             letters = gap_re.sub("", folded)
-        self.text = double_re.sub(r"\1", letters)
+        self.text = _single(letters) if len(letters) >= FAST_FOLD_FROM else double_re.sub(r"\1", letters)
         self._dbreaks: list[int] | None = None
         self._fbreaks: list[int] | None = None
         self._maps: dict[int, tuple[int, int, Squeezed, Squeezed]] = {}
@@ -396,6 +466,44 @@ class Dense:
         s, e = start - ds, end - ds
         ie = doubles.to_source(e) if e < len(doubles.text) else doubles.source_length
         return fs + gaps.to_source(doubles.to_source(s)), fs + gaps.to_source(ie - 1) + 1
+
+
+@lru_cache(maxsize=1)
+def _doubles() -> "Any":
+    """Every doubled character `_dense_regexes()`'s run regex makes single (a hanzi or a Latin
+    letter written twice) as a Hyperscan literal database (prefilter.Literals, kept in the
+    start-up cache), or None without Hyperscan."""
+    from .prefilter import Literals, hyperscan_available
+
+    if not hyperscan_available():
+        return None
+    cls = [chr(i) for i in range(0x3400, 0xA000)] + [chr(i) for i in range(ord("a"), ord("z") + 1)]
+    return Literals([c + c for c in cls], "doubles")
+
+
+def _single(letters: str) -> str:
+    """`_dense_regexes()[1].sub(r"\\1", letters)`: each run of one hanzi or Latin letter made
+    single. A long text is searched for its doubled characters in one Hyperscan pass (they are
+    rare; the regex tries a group and a back-reference at every character) and the runs they
+    make are cut out."""
+    try:
+        found = _doubles().find(letters) if _doubles() is not None else None
+    except UnicodeEncodeError:  # a lone surrogate: neither Hyperscan nor the automaton reads it
+        found = None
+    if found is None:
+        return _dense_regexes()[1].sub(r"\1", letters)
+    if not found:
+        return letters
+    pieces: list[str] = []
+    last = 0
+    prev = -2
+    for _, start, _ in found:  # in order of start (all two characters long)
+        if start != prev + 1:  # a new run: keep its first character
+            pieces.append(letters[last:start + 1])
+        last = start + 2  # past the doubled character
+        prev = start
+    pieces.append(letters[last:])
+    return "".join(pieces)
 
 
 def gaps_ok(folded: str, start: int, end: int) -> bool:

@@ -264,11 +264,12 @@ def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], li
     return _compile([translated[i] for i in ok], flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
 
 
-def _newlines(data: bytes) -> list[int]:
+def _newlines(data: bytes | str) -> list[int]:
     """Offsets of the newlines in data (see normalize.newlines, not imported here)."""
-    if b"\n" not in data:
+    nl = "\n" if isinstance(data, str) else b"\n"
+    if nl not in data:
         return []
-    pieces = data.split(b"\n")
+    pieces = data.split(nl)  # type: ignore[arg-type]
     pieces.pop()
     return list(map(operator.add, itertools.accumulate(map(len, pieces)), range(len(pieces))))
 
@@ -406,5 +407,113 @@ class Literals:
         self._db.scan(data, match_event_handler=on_match, scratch=self._scratch)
         lengths, keys = self._lengths, self.keys
         out = [(i, e - lengths[i], e) for i, e in reports if text[e - lengths[i]:e] == keys[i]]
-        out.sort(key=lambda m: (m[2], m[1]))
+        out.sort(key=operator.itemgetter(2, 1))
+        return out
+
+
+# ---- the lines holding a match of a few regexes, as a scan of the whole text finds them -------
+def _build_spans(patterns: list[tuple[str, int]]) -> bytes | None:
+    """A database of every pattern's superset reporting the leftmost start of each match, or
+    None where one has no superset or Hyperscan refuses it (then the caller scans as before)."""
+    exprs = [superset(src, fl) for src, fl in patterns]
+    if not exprs or any(e is None for e in exprs):
+        return None
+    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=[e.encode() for e in exprs], ids=list(range(len(exprs))), elements=len(exprs),
+                   flags=[_hs.HS_FLAG_UTF8 | _hs.HS_FLAG_SOM_LEFTMOST] * len(exprs))
+    except _hs.error:
+        return None
+    return _hs.dumpb(db)  # type: ignore[no-any-return]
+
+
+class MatchLines:
+    """`lines(text, wanted)`: which of the `wanted` lines hold a match of any of `regexes` as
+    `regex.finditer(text)` over the whole text finds them, without that scan.
+
+    Every match of a regex is a match of its superset with the same end, starting no earlier
+    than the leftmost start Hyperscan reports for that end. Where no reported span holds a
+    newline, no match of any regex crosses a line, so the whole-text `finditer`, which takes
+    matches left to right without overlap, restarts at each line's start (the match before it
+    ends inside an earlier line): a line holds one of its matches exactly where a search from
+    the line's start finds one before the line's end. Only lines with a reported span are
+    searched, and a search that ran past a line answers for the lines up to its match. Where a
+    span holds a newline, or without Hyperscan, or for a text it cannot read, the answer is
+    None: the caller scans the whole text."""
+
+    def __init__(self, regexes: list["re.Pattern[str]"], name: str):
+        self.regexes = list(regexes)
+        self.name = name
+        self._db: Any = None
+        self._ready = False
+
+    def _load(self) -> None:
+        self._ready = True
+        if _hs is None or _p is None or not self.regexes:
+            return
+        import hashlib
+
+        patterns = [(r.pattern, int(r.flags)) for r in self.regexes]
+        digest = hashlib.sha256(repr(patterns).encode("utf-8", "surrogatepass")).hexdigest()
+        data = cached(f"hs-{self.name}", lambda: _build_spans(patterns), extra=digest)
+        if data is None:
+            return
+        try:
+            self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK)
+        except _hs.error:  # a database of another Hyperscan build: compile afresh
+            data = _build_spans(patterns)
+            self._db = _hs.loadb(data, _hs.HS_MODE_BLOCK) if data is not None else None
+        self._scratch = _hs.Scratch(self._db) if self._db is not None else None
+
+    def lines(self, text: str, wanted: Any) -> set[int] | None:
+        if not self._ready:
+            self._load()
+        if self._db is None:
+            return None
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        reports: list[tuple[int, int, int]] = []
+        append = reports.append
+
+        def on_match(i: int, start: int, end: int, _flags: int, _ctx: object) -> None:
+            append((i, start, end))
+
+        self._db.scan(data, match_event_handler=on_match, scratch=self._scratch)
+        if not reports:
+            return set()
+        breaks = _newlines(data)
+        n = len(breaks)
+        ix = bisect.bisect_left
+        per: dict[int, set[int]] = {}
+        for i, start, end in reports:
+            k = ix(breaks, start)
+            if k < n and breaks[k] < end:
+                return None  # a match may cross a line
+            got = per.get(k)
+            if got is None:
+                per[k] = {i}
+            else:
+                got.add(i)
+        todo = sorted(per.keys() & set(wanted))
+        if not todo:
+            return set()
+        cbreaks = _newlines(text)
+        size = len(text)
+        out: set[int] = set()
+        last: dict[int, tuple[int, Any]] = {}  # regex → (searched from, the match found or None)
+        for k in todo:
+            ls = cbreaks[k - 1] + 1 if k > 0 else 0
+            le = cbreaks[k] if k < len(cbreaks) else size
+            for i in sorted(per[k]):
+                got = last.get(i)
+                if got is not None and got[0] <= ls and (got[1] is None or got[1].start() >= ls):
+                    m = got[1]  # the leftmost match from an earlier start lies past this start
+                else:
+                    m = self.regexes[i].search(text, ls)
+                    last[i] = (ls, m)
+                if m is not None and m.start() < le:
+                    out.add(k)
+                    break
         return out

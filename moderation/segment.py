@@ -58,10 +58,10 @@ def quick_table(tokenizer, firsts: Iterable[str], lasts: Iterable[str]) -> tuple
     return frozenset(firsts), frozenset(lasts), everyday
 
 
-def boundary_words(tokenizer, firsts: frozenset[str], lasts: frozenset[str]) -> dict[str, bytes]:
+def boundary_words(tokenizer, firsts: frozenset[str], lasts: frozenset[str]) -> tuple[dict[str, bytes], dict[str, int]]:
     """Every dictionary word (user words included) holding a two-character piece xy where y
     can start a hit or x can end one: the only words that can reach across a hit's ends. By
-    first character, each shard marshalled (see ShardedWords)."""
+    first character, each shard marshalled (see ShardedWords), and the longest of each."""
     longest = 0
     out = set()
     for w, f in tokenizer.FREQ.items():
@@ -73,18 +73,20 @@ def boundary_words(tokenizer, firsts: frozenset[str], lasts: frozenset[str]) -> 
     by_first: dict[str, set[str]] = {}
     for w in out:
         by_first.setdefault(w[0], set()).add(w)
-    return {c: marshal.dumps(frozenset(ws)) for c, ws in by_first.items()}
+    longest_from = {c: max(map(len, ws)) for c, ws in by_first.items()}
+    return {c: marshal.dumps(frozenset(ws)) for c, ws in by_first.items()}, longest_from
 
 
 class ShardedWords:
     """boundary_words' words, a shard (the words of one first character) unmarshalled on first
     use: a run asks about the characters around its hits, a few hundred shards at most, where
-    reading all 400,000 words took a tenth of a second."""
+    reading all 400,000 words took a tenth of a second. `longest[c]`: the longest word starting
+    with c, so that a shard too short to reach a position is not read."""
 
-    __slots__ = ("_packed", "_open")
+    __slots__ = ("_packed", "_open", "longest")
 
-    def __init__(self, packed: dict[str, bytes]):
-        self._packed = packed
+    def __init__(self, packed: tuple[dict[str, bytes], dict[str, int]]):
+        self._packed, self.longest = packed
         self._open: dict[str, frozenset[str]] = {}
 
     def shard(self, c: str) -> frozenset[str]:
@@ -99,43 +101,65 @@ class ShardedWords:
 
 
 class _ShardedFreq:
-    """jieba's FREQ (words, their prefixes at 0, user words) split by first character, each
-    shard unmarshalled on first use: jieba looks up only pieces of the window it cuts, all
-    starting with one of its characters, so a few shards serve a run instead of 580,000
-    entries. jieba's own cut reads it through `in`, `[]` and `get`."""
+    """jieba's FREQ (words, their prefixes at 0, user words) split by first character and, under
+    it, by second character, each part unmarshalled on first use: jieba looks up only pieces of
+    the window it cuts, so a run reads some hundred small parts instead of 580,000 entries (a
+    first character's part holds its own count and its second characters' parts still packed:
+    whole shards of common characters were most of the cut's time). jieba's own cut reads it
+    through `in`, `[]` and `get`."""
 
-    __slots__ = ("_packed", "_open")
+    __slots__ = ("_packed", "_first", "_second")
 
     def __init__(self, packed: dict[str, bytes]):
         self._packed = packed
-        self._open: dict[str, dict[str, int]] = {}
+        self._first: dict[str, tuple[int | None, dict[str, bytes]]] = {}
+        self._second: dict[str, dict[str, int]] = {}
 
-    def _shard(self, c: str) -> dict[str, int]:
-        d = self._open.get(c)
-        if d is None:
+    def _look(self, k: str, missing: object) -> object:
+        if not k:
+            return missing
+        c = k[0]
+        first = self._first.get(c)
+        if first is None:
             b = self._packed.get(c)
-            d = self._open[c] = marshal.loads(b) if b is not None else {}
-        return d
+            first = self._first[c] = marshal.loads(b) if b is not None else (None, {})
+        if len(k) == 1:
+            return missing if first[0] is None else first[0]
+        pair = k[:2]
+        second = self._second.get(pair)
+        if second is None:
+            b = first[1].get(k[1])
+            second = self._second[pair] = marshal.loads(b) if b is not None else {}
+        return second.get(k, missing)
 
     def __contains__(self, k: str) -> bool:
-        return bool(k) and k in self._shard(k[0])
+        return self._look(k, _MISSING) is not _MISSING
 
     def __getitem__(self, k: str) -> int:
-        if not k:
+        got = self._look(k, _MISSING)
+        if got is _MISSING:
             raise KeyError(k)
-        return self._shard(k[0])[k]
+        return got  # type: ignore[return-value]
 
     def get(self, k: str, default=None):
-        return self._shard(k[0]).get(k, default) if k else default
+        return self._look(k, default)
+
+
+_MISSING = object()
 
 
 def sharded_dictionary(tokenizer) -> tuple[dict[str, bytes], int]:
-    """A loaded tokenizer's FREQ by first character (each shard marshalled) and its total."""
-    by_first: dict[str, dict[str, int]] = {}
+    """A loaded tokenizer's FREQ by first character and under it by second (see _ShardedFreq),
+    each part marshalled, and its total."""
+    single: dict[str, int] = {}
+    by_pair: dict[str, dict[str, dict[str, int]]] = {}
     for w, f in tokenizer.FREQ.items():
-        if w:
-            by_first.setdefault(w[0], {})[w] = f
-    return {c: marshal.dumps(d) for c, d in by_first.items()}, tokenizer.total
+        if len(w) == 1:
+            single[w] = f
+        elif w:
+            by_pair.setdefault(w[0], {}).setdefault(w[1], {})[w] = f
+    return {c: marshal.dumps((single.get(c), {d: marshal.dumps(ws) for d, ws in by_pair.get(c, {}).items()}))
+            for c in set(single) | set(by_pair)}, tokenizer.total
 
 
 class Segmenter:
@@ -174,12 +198,13 @@ class Segmenter:
             return False
         if self._words is None:
             self._words = self._words_of()
-        shard = self._words.shard
+        shard, longest = self._words.shard, self._words.longest.get
         for i in range(max(lo, p - LONGEST + 1), p):
+            reach = longest(text[i], 0)
+            if i + reach <= p:
+                continue  # no word starting here is long enough to cross p
             words = shard(text[i])
-            if not words:
-                continue
-            for j in range(p + 1, min(hi, i + LONGEST) + 1):
+            for j in range(p + 1, min(hi, i + reach) + 1):
                 if text[i:j] in words:
                     return False
         return True
