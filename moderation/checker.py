@@ -328,7 +328,7 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
 
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
 _QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'")
-_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句|那句|楼那句|反映)"
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句|那句|楼那句|反映|用了|发了)"
                         r"(了|过|着|的是|我|你|他|她|道|[0-9一二三四五六七八九十]{1,3}号)?(是|为)?(一|这|那)?(句|声)?(话)?[:：,，\s]*$"
                         r"|(那|这|一)(句|声)[:：,，\s]*$")
 # a quotation judged right after it (“出门被车撞”已经踩线了吧 / “卧槽”按规则要被罚) is reported, not said

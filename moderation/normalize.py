@@ -50,6 +50,22 @@ def t2s(text: str) -> str:
 CONFUSABLE = dict(zip(
     "аеорсухѕіјԁһкмнтвьԛԝαβεηικνορτυχωγ",
     "aeopcyxsijdhkmhtbbqwabenikvoptuxwy"))
+
+
+def _tone_marked() -> dict[str, str]:
+    """Latin letters with a diacritic, as their plain letter: pinyin written with its tones
+    (tì bǔ, shǎ bī) or a filter dodged with an accent (fück) is the same spelling."""
+    out = {}
+    for i in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
+        c = chr(i)
+        d = unicodedata.normalize("NFD", c)
+        if c == c.lower() and len(d) > 1 and d[0].isascii() and d[0].isalpha() \
+                and all(unicodedata.combining(x) for x in d[1:]):
+            out[c] = d[0].lower()
+    return out
+
+
+CONFUSABLE.update(_tone_marked())
 # Characters that carry nothing but can sit inside a word: zero-width and other format
 # characters, variation selectors, the keycap and other enclosing marks. Folded to nothing.
 INVISIBLE = frozenset(

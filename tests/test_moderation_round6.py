@@ -76,6 +76,13 @@ FIRES = [
     ("post_game", "em微屁给他"),
     ("guarantee", "我以我信的佛祖保证我没刀"),
     ("director_talk", "导演私下跟我说过没问题，你们别举报了"),   # 别举报 is no report
+    # pinyin with its tones (tì bǔ), an emoji for the director, 辶畐 for 逼, ☠ for 死
+    ("substitute", "tì bǔ 进来的吧"),
+    ("insult", "shǎ bī 楼上"),
+    ("director_talk", "问过🎬了，这么结算没问题"),
+    ("insult", "你个傻辶畐"),
+    ("curse", "悍跳的不得好☠"),
+    ("guarantee", "等yyb出来打你脸"),
 ]
 
 CLEAN = [
@@ -95,6 +102,11 @@ CLEAN = [
     "规则里写了“我准备好背锅了”这类话也算违规",   # a construction that starts in the quotation
     "我不讨论谁背锅，只讨论今天出谁",
     "这身份对我来说简直是诅咒",
+    "麻烦导演确认下我的票有没有统计上",           # asking the director in public
+    "@导演 冬瓜上一楼用了'我发誓'，麻烦看一下",
+    "本来想发个誓的，想起规则不让",
+    "今天的锅包肉好吃到想哭",
+    "驱动程序安装比较麻烦",                      # 装比 across a word boundary
 ]
 
 
