@@ -378,6 +378,17 @@ def _separator_folds_to_itself() -> bool:
     return normalize.fold_text(_BATCH_SEP) == _BATCH_SEP
 
 
+def _latin_spelling_stands(kind: str, v: Views, f_text: str, fs: int, fe: int) -> bool:
+    """Whether a Latin spelling found at f_text[fs:fe] counts: between non-letters; a spelling of
+    one or two letters (`latin2`, `addressed`) written in lower case or said to a player (你个SB);
+    an `addressed` one said to someone or standing alone as a clause."""
+    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < len(f_text) and _LATIN.match(f_text[fe])):
+        return False
+    if kind != "latin" and not _lower_case(v, fs, fe) and not said_to(f_text, fs, fe):
+        return False
+    return kind != "addressed" or addressed(f_text, fs, fe)
+
+
 def _lower_case(v: Views, fs: int, fe: int) -> bool:
     """Whether the player wrote a folded span without capitals: two letters in upper case are
     an abbreviation (XP, HD, CN), in lower case a spelling (nc, zz)."""
@@ -596,11 +607,7 @@ class Checker:
                 if kind == "latin" or kind == "latin2" or kind == "addressed":
                     if stretched and end - start < 3:
                         continue  # too, see, all: doubles of everyday words
-                    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
-                        continue
-                    if kind != "latin" and not _lower_case(v, fs, fe) and not said_to(f_text, fs, fe):
-                        continue
-                    if kind == "addressed" and not addressed(f_text, fs, fe):
+                    if not _latin_spelling_stands(kind, v, f_text, fs, fe):
                         continue
                 elif latin_only:
                     continue
@@ -628,7 +635,6 @@ class Checker:
                    out: "_Hits") -> None:
         """Terms, words and Latin terms, unless an allowed word overlaps and reaches past them."""
         s_text, f_text = v.squeezed.text, v.folded.text
-        f_len = len(f_text)
         allows.sort()
         allow_starts = [c for c, _ in allows]
         reach = max((d - c for c, d in allows), default=0)
@@ -644,11 +650,7 @@ class Checker:
             whole: bool | None = None
             for kind, cat, term in entries:
                 if kind == "latin" or kind == "latin2" or kind == "addressed":
-                    if (fs > 0 and _LATIN.match(f_text[fs - 1])) or (fe < f_len and _LATIN.match(f_text[fe])):
-                        continue
-                    if kind != "latin" and not _lower_case(v, fs, fe) and not said_to(f_text, fs, fe):
-                        continue
-                    if kind == "addressed" and not addressed(f_text, fs, fe):
+                    if not _latin_spelling_stands(kind, v, f_text, fs, fe):
                         continue
                 elif kind == "term":
                     # a short term cut through at both ends is a piece of two words (输入|你的: 入你)

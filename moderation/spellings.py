@@ -8,7 +8,8 @@ per lexicon (kept by startup_cache), each as an automaton entry of the term's ow
 - spellings too ordinary to count on their own (`addressed_spellings`): two-letter initials
   other than the established insults (cs 畜牲, hz 混账, tb 土鳖, cz 蠢猪), digit spellings that read as units (4g 死狗),
   a numeral's digits (250 二百五); they count where said to someone (你这个cs, 250吧你) or
-  standing alone as a clause (cs，又是平票), and only in lower case (CS, HZ are abbreviations);
+  standing alone as a clause (cs，又是平票), and only in lower case (CS, HZ are abbreviations)
+  unless said to a player (你个SB, ZZ吧你: `said_to`);
 - homophones: one character swapped for a common character (GB2312 level 1, the 3,755 most
   frequent) whose commonest reading is the term's reading there; and look-alikes from
   `lexicon/lookalike.toml`. Whole-word entries (jieba must agree), minus every spelling that is
@@ -26,12 +27,6 @@ from functools import lru_cache
 
 from .sounds import _by_sound, _common_chars, _pinyin_dict, _toneless
 
-# two-letter initials that are everyday abbreviations (ok, hp, qq …): never a term's spelling
-COMMON_ABBREVIATIONS = frozenset(
-    "ok hp qq pk id cp gg mm dd hh xd ps vs ai ar vr ui pr ad am pm cd dj mc bb cc ee ff tv pc mv bt "
-    "gm gs js cs ds ns os ts ls db dc dm dn gb hr ip it kb km kg ml mb nt pa pe pt px rt st sd sb2 "
-    "sh sz bj gz cq hz wh xa cy zs fm jk lv mg nz qc rp ss tt uu vv ww xx yy zz2 ex ed er es io un "
-    "up us we me he my by do go no so to of on or in is at an as be if xp ie hi ha sm ng ct bp mr ms".split())
 # two-letter initials established as insults in their own right: these count standing alone (sb 楼上);
 # any other term's two initials (tb 土鳖, cz 蠢猪, cn 操你) are also a game or web abbreviation
 # (替补, 场助, .cn), so they count only where said to someone (`addressed`)
