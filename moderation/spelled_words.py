@@ -131,12 +131,23 @@ def spelled_table(data: dict, lookalike: dict[str, str], tokenizer=None) -> dict
     return {w: v for w, v in table.items() if v}
 
 
+# a stand-in of letters only (dy, cz, tb): an abbreviation, so only where no letter touches it
+_LETTERS_ONLY = re.compile(r"[a-z]{1,3}")
+
+
+def _bounded(v: str) -> str:
+    """A spelling for a pattern: a short abbreviation only between non-letters (dy, not in body)."""
+    if _LETTERS_ONLY.fullmatch(v):
+        return f"(?<![a-z]){re.escape(v)}(?![a-z])"
+    return re.escape(v)
+
+
 def rewrite_category(data: dict, spelled: dict[str, list[str]]) -> dict:
     """A category's parsed TOML with its patterns, vetoes, construction slots, word classes and
     anchors taught every spelling of the game words they hold."""
     if not spelled:
         return data
-    alt = {w: "(?:" + "|".join([re.escape(w)] + [re.escape(v) for v in vs]) + ")" for w, vs in spelled.items()}
+    alt = {w: "(?:" + "|".join([re.escape(w)] + [_bounded(v) for v in vs]) + ")" for w, vs in spelled.items()}
     out = dict(data)
 
     def one(p: object) -> object:
@@ -150,11 +161,12 @@ def rewrite_category(data: dict, spelled: dict[str, list[str]]) -> dict:
             return q
         return p
 
-    def words(ws: list) -> list:
+    def words(ws: list, anchors: bool = False) -> list:
         got = list(ws)
         for x in ws:
             if isinstance(x, str) and not x.startswith("@"):
-                got += [x.replace(w, v) for w, vs in spelled.items() if w in x for v in vs]
+                got += [x.replace(w, v) for w, vs in spelled.items() if w in x for v in vs
+                        if anchors or not _LETTERS_ONLY.fullmatch(v)]
         seen: set[str] = set()
         return [g for g in got if not isinstance(g, str) or not (g in seen or seen.add(g))]
 
@@ -163,7 +175,7 @@ def rewrite_category(data: dict, spelled: dict[str, list[str]]) -> dict:
     if isinstance(out.get("unless"), str):
         out["unless"] = expand(out["unless"], alt)
     if "anchors" in out:
-        out["anchors"] = words(out["anchors"])
+        out["anchors"] = words(out["anchors"], anchors=True)
     if "classes" in out:
         out["classes"] = {k: words(v) if isinstance(v, list) else v for k, v in out["classes"].items()}
     if "constructions" in out:

@@ -162,7 +162,7 @@ def addressed_spellings(term: str) -> set[str]:
 
 # what makes a short spelling an address: a marker before it (你这个cs, 我看你就是sm, 真hz),
 # 你 after it (cs你), or a clause of its own (cs，又是平票 / 今天出他，sm)
-_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死)\s*$")
+_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死|这群|这帮|那群|那帮|一群|一帮)\s*$")
 _AFTER = re.compile(r"\s*(?:你|吧你|啊你)")
 _CLAUSE_EDGE = frozenset("，。！？；：,!?;…~～—\n")  # not . or : (www.hp.com, 10:30)
 
@@ -218,10 +218,13 @@ def rebus_spellings(term: str, rebus: "dict[str, str | tuple[str, ...]]") -> set
     for i, emoji in slots:
         out |= {term[:i] + e + term[i + 1:] for e in emoji}
     if len(slots) > 1:
-        firsts = list(term)
-        for i, emoji in slots:
-            firsts[i] = emoji[0]
-        out.add("".join(firsts))
+        # all at once, in pictures (你🐴的) and in parts (亻尔女马白勺), each where it has one
+        for whole in (False, True):
+            chars = list(term)
+            for i, stand_ins in slots:
+                kept = [e for e in stand_ins if (len(e) > 1) == whole]
+                chars[i] = kept[0] if kept else stand_ins[0]
+            out.add("".join(chars))
     out.discard(term)
     return out
 
