@@ -34,7 +34,7 @@ from moderation.normalize import fold  # noqa: E402
 
 CATEGORY = "mockery"
 SETS = [ROOT.parent / "shared" / "eval" / "moderation_dev.jsonl"] + [
-    ROOT / "tests" / "data" / f"moderation_holdout{s}.jsonl" for s in ("", *map(str, range(2, 22)))]
+    ROOT / "tests" / "data" / f"moderation_holdout{s}.jsonl" for s in ("", *map(str, range(2, 26)))]
 
 
 def labelled() -> list[tuple[str, bool, bool, str]]:
