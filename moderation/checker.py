@@ -51,7 +51,11 @@ from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
-_LINK = re.compile(r"https?://[^\s<>\"'，。]+|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
+_LINK = re.compile(r"https?://[^\s<>\"'，。]+"
+                   r"|(?<![a-z0-9@.])www\s*(?:点|dot)\s*[a-z0-9-]+"
+                   r"|(?<![a-z0-9@.])[a-z0-9-]+\s*(?:点|dot)\s*(?:com|cn|net|org)(?![a-z])"
+                   r"|(?<![a-z0-9@.])[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/[a-z0-9][^\s<>\"'，。]*"
+                   r"|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
 
 
 @dataclass(frozen=True)
@@ -328,11 +332,13 @@ def _sentence(text: str, ls: int, le: int, start: int, end: int) -> str:
 
 # a quotation introduced by a reporting word: someone else's words, or the rule's, not the poster's
 _QUOTE = re.compile(r"“[^”\n]{1,80}”|「[^」\n]{1,80}」|『[^』\n]{1,80}』|‘[^’\n]{1,80}’|\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'")
-_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句|那句|楼那句|反映|用了|发了)"
-                        r"(了|过|着|的是|我|你|他|她|道|[0-9一二三四五六七八九十]{1,3}号)?(是|为)?(一|这|那)?(句|声)?(话)?[:：,，\s]*$"
+_REPORTING = re.compile(r"(说|讲|骂|写|问|喊|叫|道|称|回|回复|引用|的发言|原话|原文|规则|规定|禁止|不能说|不准说|不要说|比如|例如|例|例句|例子是|例子就是|举例|举个例子|像|什么叫|算不算|这句|那句|楼那句|反映|用了|发了)"
+                        r"(了|过|着|的是|的|我|你|他|她|道|[0-9一二三四五六七八九十]{1,3}号)?(是|为)?(一|这|那)?(句|声)?(话)?[:：,，\s]*$"
                         r"|(那|这|一)(句|声)[:：,，\s]*$")
 # a quotation judged right after it (“出门被车撞”已经踩线了吧 / “卧槽”按规则要被罚) is reported, not said
-_JUDGED = re.compile(r"[\s,，]*((的|这个|这种|这类)(例子|说法)|这种话|这句话|这类话"
+_JUDGED = re.compile(r"[\s,，—]*((的|这个|这种|这类)(例子|说法)|这种话|这句话|这类话"
+                     r"|(这|那)(种|类|些|两|几|样的)[^。！？!?\n“”]{0,5}(词|话|句|字|说法|例子|例句|感叹)"
+                     r"|(这种|这类|这样)(也|都)?(算|属于)|(也|都)?是规则(里|中|上)?的|违规例"
                      r"|(已经|是不是|算不算|算|是|按规则|按规定|明显|也)?[^。！？!?\n]{0,4}(违规|踩线|犯规|要被罚|被罚|吃牌|该罚|判罚)"
                      r"|[^。！？!?\n]{0,2}(请判|请导演|请处理|麻烦导演|麻烦看看|请看看))")
 _QUOTE_MARK = re.compile("[“「『‘\"']")  # a quotation's opening mark: texts without one are left at once
@@ -344,12 +350,18 @@ def _reported(text: str) -> list[tuple[int, int]]:
     if _QUOTE_MARK.search(text) is None:
         return []
     out: list[tuple[int, int]] = []
-    for m in _QUOTE.finditer(text):
+    quotes = [(m.start(), m.end()) for m in _QUOTE.finditer(text)]
+    for a, b in quotes:
         # reported: a reporting word just before, or right after a reported quotation (禁止“你妈”“孙子”)
-        if _REPORTING.search(text, max(0, m.start() - 8), m.start()) or _JUDGED.match(text, m.end()) or (
-                out and _QUOTE_JOIN.fullmatch(text, out[-1][1], m.start())):
-            out.append((m.start(), m.end()))
-    return out
+        if _REPORTING.search(text, max(0, a - 8), a) or _JUDGED.match(text, b) or (
+                out and _QUOTE_JOIN.fullmatch(text, out[-1][1], a)):
+            out.append((a, b))
+    # or right before one judged after the list (“你妈”“孙子”这两句都违规)
+    kept = set(out)
+    for (a, b), nxt in zip(reversed(quotes[:-1]), reversed(quotes[1:])):
+        if nxt in kept and (a, b) not in kept and _QUOTE_JOIN.fullmatch(text, b, nxt[0]):
+            kept.add((a, b))
+    return sorted(kept)
 
 
 def _blank_reported(text: str) -> str:

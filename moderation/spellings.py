@@ -162,7 +162,7 @@ def addressed_spellings(term: str) -> set[str]:
 
 # what makes a short spelling an address: a marker before it (你这个cs, 我看你就是sm, 真hz),
 # 你 after it (cs你), or a clause of its own (cs，又是平票 / 今天出他，sm)
-_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死|这群|这帮|那群|那帮|一群|一帮)\s*$")
+_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死|这群|这帮|那群|那帮|一群|一帮|纯纯的|纯纯|十足的)\s*$")
 _AFTER = re.compile(r"\s*(?:你|吧你|啊你)")
 _CLAUSE_EDGE = frozenset("，。！？；：,!?;…~～—\n")  # not . or : (www.hp.com, 10:30)
 
