@@ -21,7 +21,13 @@ from gamedef.ruleset import PRESETS, Ruleset, parse_ruleset
 from parsers.rule_post import Finding, RuleReading, read_rule_post
 
 # fields that are citations or wording, not rules: never a reason to prefer one preset, never a disagreement
-_CITATIONS = {"whistle.rule", "schedule.rule"}
+_CITATIONS = {"whistle.rule", "schedule.rule", "vote.ballot_before_out_rule"}
+# readings a derived ruleset always states, even when neither the post nor the base sets them (a base file
+# written before the field): then the ruleset's own default, said so in the output
+_ALWAYS_STATED = ("vote.ballot_before_out",)
+# what a field taken from the base means, said beside it: readings a director should know were not the post's
+_BASE_NOTES = {"vote.ballot_before_out": "the post says nothing of a ballot cast by a player who then goes out "
+                                         "mid-day; this is the base's reading"}
 
 
 @dataclass
@@ -141,6 +147,12 @@ def derive(text: str | Sequence[str], base: str | None = None, *, title: str | N
         d.sources[path] = f
     if reading.lurking:
         data["lurking"] = [{"rule": f.section, **f.value} for f in reading.lurking]
+    for path in _ALWAYS_STATED:
+        if _get(data, path) is None:
+            value = _ruleset_value(Ruleset(name="", cite=""), path)
+            _set(data, path, value)
+            d.sources[path] = Finding(path, value, "", "", "default",
+                                      f"{label} does not set it either: the ruleset's default")
     # a card the lurking rules give is a card of the game, whatever list the colours came from
     colors = list(data.get("cards", {}).get("colors", []))
     used = [lr.get("card", "yellow") for lr in data.get("lurking", [])]
@@ -193,9 +205,12 @@ def _one_line(s: str) -> str:
 def _comment(d: Derived, path: str) -> list[str]:
     f = d.sources.get(path)
     if f is None:
-        return [f"# from {d.base}: the post does not settle it"]
+        note = [f"#   {_BASE_NOTES[path]}"] if path in _BASE_NOTES else []
+        return [f"# from {d.base}: the post does not settle it", *note]
     if f.how == "absent":
         return [f"# the post never mentions it: {_one_line(f.note)}"]
+    if f.how == "default":
+        return [f"# the post does not settle it; {_one_line(f.note)}"]
     where = f" ({_one_line(f.section)})" if f.section else ""
     out = [f"# 「{_one_line(f.sentence)}」{where}"]
     if f.how == "inferred" and f.note:
@@ -250,7 +265,8 @@ def to_toml(d: Derived) -> str:
 
 def to_json(d: Derived) -> dict[str, Any]:
     """Every field with its value and source: `text` (the sentence says it), `inferred` (worked out
-    from the sentence), `absent` (the post never mentions it), or `base` (taken from the base)."""
+    from the sentence), `absent` (the post never mentions it), `base` (taken from the base), or
+    `default` (neither the post nor the base sets it: the ruleset's default, for a reading always stated)."""
     fields: dict[str, Any] = {}
 
     def walk(prefix: str, tbl: dict[str, Any]) -> None:
@@ -270,6 +286,8 @@ def to_json(d: Derived) -> dict[str, Any]:
                         entry["note"] = f.note
                 else:
                     entry["base"] = d.base
+                    if path in _BASE_NOTES:
+                        entry["note"] = _BASE_NOTES[path]
                 fields[path] = entry
 
     walk("", d.data)

@@ -99,7 +99,9 @@ def with_records(game: Game, store: Store) -> Game:
 
 # ------------------------------------------------------------------ actions (each logged, each undoable)
 
-def _player(game: Game, name: str) -> str:
+def roster_name(game: Game, name: str) -> str:
+    """The roster name `name` stands for: the name itself (as the roster spells it) or one of a player's
+    `aliases`; anything else is refused with the roster in the message."""
     key = normalize_name(name or "")
     for p in game.players:
         if normalize_name(p) == key:
@@ -149,7 +151,7 @@ def add_card(store: Store, game: Game, *, day: int, player: str, card: str, rule
     if at is None:
         given = (now or datetime.now(timezone.utc)).astimezone(game.timezone)
         at = given if d.opens <= given <= d.closes else None
-    name = _player(game, player)
+    name = roster_name(game, player)
     if card not in game.ruleset.cards.colors:
         raise DaoyanError(f"{card!r} is not a card of this ruleset ({', '.join(game.ruleset.cards.colors)})")
     if not (rule or "").strip():
@@ -169,7 +171,7 @@ def add_event(store: Store, game: Game, *, day: int, kind: str, player: str | No
     d = game.day(day)
     if kind not in EVENT_KINDS:
         raise DaoyanError(f"unknown event {kind!r} (one of {', '.join(EVENT_KINDS)})")
-    name = _player(game, player) if player else None
+    name = roster_name(game, player) if player else None
     if kind not in ("accelerated", "delayed") and name is None:
         raise DaoyanError(f"a {kind} event needs a player")
     at = _within(d, at, game)

@@ -2,7 +2,8 @@
 
 Pure text work: `read_rule_post(text)` splits the post into sentences under their section
 headings and runs one reader per rule a machine enforces (vote and change formats, change limit
-and lock, acceleration, weights, the priest election, lurking, cards, whistles, day length).
+and lock, a ballot cast before its voter went out, acceleration, weights, the priest election,
+lurking, cards, whistles, day length).
 A reader that finds nothing says nothing: the caller fills such fields from a base ruleset and
 marks them so. A few fields are settled by absence (no whistle state in the post means none),
 and say so in their `how`.
@@ -342,6 +343,74 @@ def _vote_rules(ss: list[Sentence], r: RuleReading) -> None:
             r.add(Finding("vote.proxy_vote_lock_minutes", int(minutes), t, s.section))
 
     _read_clauses(ss, r, _VOTE_CLAUSES)
+    _ballot_before_out(ss, r)
+
+
+# ------------------------------------------------------- a ballot cast before going out
+
+_OUT = r"(?:出局|罚下|死亡|阵亡|淘汰|被放逐)"
+# what becomes of a ballot: dropped (checked first, so 不再有效 / 不算数 are never read as 有效 / 算数) or standing
+_VOIDED = r"(?:(?<!不)作废|无效|(?<!不)失效|不再(?:有效|计入|计算|计票|算数|算)|不(?:计入|计算|计|算)|(?:一并|随之|同时)?(?:取消|清除|撤销|收回))"
+_STANDS = r"(?:仍然?|依然|依旧|照常|照样|继续|也)?(?:有效|计入|算数|计票|保留|不受影响|不作废|不失效)"
+# the out role's own ballot (出局前投出的票, 出局角色已投的票, 出局者的选票), not a later one nor one cast for them
+_OWN_BALLOT = rf"{_OUT}[^。；;]{{0,20}}?(?:投出?的|已(?:经)?投(?:出)?的?|所投的?|之?前的?|者的|的)(?:选票|投票(?![帖贴权])|票)(?P<rest>[^。；;，,]{{0,8}})"
+_AFTER_OUT = rf"{_OUT}(?:之|以)?后"
+_CAST_FOR = r"(?:投给|投向|投票给|选择|得到|获得|所得|得票|被投)"
+
+# (pattern, value, note): the first wording any sentence of the post matches decides, in this order — what
+# the post says of such a ballot outright, then a ban on taking part in the vote once out, then a ban on
+# posting in the vote thread once out (which takes back nothing already cast)
+_OUT_BALLOT_WORDINGS: tuple[tuple[str, str, str], ...] = (
+    (rf"{_OUT}\S{{0,30}}?{_NEG}(?:继续|再次|再)?(?:参与|参加)[^被。；;]{{0,8}}?投票(?![帖贴楼])"
+     rf"|{_OUT}\S{{0,30}}?{_NEG}(?:继续|再次|再)?(?:投票|计票)(?![帖贴楼的])"
+     rf"|{_NEG}\S{{0,10}}{_OUT}\S{{0,8}}(?:参与|参加)[^被。；;]{{0,6}}?投票(?![帖贴楼])"
+     rf"|{_OUT}\S{{0,12}}(?:没有|无|失去|丧失|不再有)投票权|{_OUT}\S{{0,12}}投票权\S{{0,4}}(?:取消|收回|失效|作废)",
+     "dropped", "an out role no longer takes part in the vote, and the vote is counted at the day's end: "
+                "a ballot cast before going out leaves the count from that moment"),
+    (rf"{_OUT}\S{{0,20}}(?:不属于|不再属于)游戏",
+     "dropped", "an out role no longer belongs to the game when the vote is counted: a ballot cast before "
+                "going out leaves the count from that moment"),
+    (rf"{_OUT}\S{{0,30}}?{_NEG}\S{{0,16}}?投票[帖贴]\S{{0,16}}?(?:发言|发帖|回帖|回复|发表)"
+     rf"|{_NEG}\S{{0,10}}{_OUT}\S{{0,20}}?投票[帖贴]\S{{0,16}}?(?:发言|发帖|回帖|回复|发表)",
+     "counts", "what the post bars is posting in the vote thread once out; nothing in it takes back a ballot "
+               "already cast: a ballot cast before going out stands (one posted after is 诈尸)"),
+)
+
+
+def _outright(ss: list[Sentence]) -> tuple[Sentence, str] | None:
+    """A sentence that says what becomes of an out role's own ballot (出局前投出的票仍然有效 / 出局角色的票作废)."""
+    for s in ss:
+        for m in re.finditer(_OWN_BALLOT, s.text):
+            span, before = m.group(0), s.text[:m.start()]
+            if re.match(_AFTER_OUT, span) or re.search(_CAST_FOR, span) or re.search(rf"{_CAST_FOR}\S{{0,6}}$", before):
+                continue  # a ballot posted once out (诈尸 either way), or the votes the out role received
+            if re.match(rf"\S{{0,4}}?{_VOIDED}", m.group("rest")):
+                return s, "dropped"
+            if re.match(rf"\S{{0,4}}?{_STANDS}", m.group("rest")):
+                return s, "counts"
+    return None
+
+
+def _ballot_before_out(ss: list[Sentence], r: RuleReading) -> None:
+    """`vote.ballot_before_out`: whether the ballot of a player who goes out mid-day, cast before, still counts;
+    and `vote.ballot_before_out_rule`, the citation the ballot's message quotes. Said nowhere: left to the base."""
+    said = _outright(ss)
+    if said:
+        s, value = said
+        r.add(Finding("vote.ballot_before_out", value, s.text, s.section))
+    else:
+        for pattern, value, note in _OUT_BALLOT_WORDINGS:
+            hit = _first(ss, pattern)
+            if hit:
+                s = hit[0]
+                r.add(Finding("vote.ballot_before_out", value, s.text, s.section, "inferred", note))
+                break
+        else:
+            return
+    quoted = re.sub(r"[。；;！!]+$", "", s.raw or s.text)
+    cite = " ".join(x for x in (r.tag, s.section) if x)
+    r.add(Finding("vote.ballot_before_out_rule", f"{cite}：{quoted}" if cite else quoted, s.text, s.section, "inferred",
+                  "the citation a ballot's message quotes for this reading"))
 
 
 # ----------------------------------------------------------------------- acceleration

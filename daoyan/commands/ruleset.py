@@ -79,7 +79,7 @@ def derive_command(source: str, base: str | None, out: str | None, as_json: bool
     if as_json:
         echo_json(to_json(d))
     elif out:
-        n = sum(1 for f in d.sources.values() if f.how != "absent")
+        n = sum(1 for f in d.sources.values() if f.how in ("text", "inferred"))
         click.echo(f"wrote {out}: {n} fields read from the post, the rest from {d.base}")
     else:
         click.echo(toml_text, nl=False)

@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from gamedef.errors import DaoyanError
 from gamedef.gamefile import Game
+from gamedef.names import normalize_name
 
 from .. import records
 from ..analysis import day_flags, game_name, rules_subject
@@ -107,6 +108,13 @@ def _env() -> Environment:
 
 
 _CONTROLS = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def _named(game: Game, name: str) -> str:
+    """The player an action was recorded for, as the notice names them: the roster name, and the alias
+    it was picked by when it was one (`霜降（别名 Frost）`)."""
+    player = records.roster_name(game, name)
+    return player if normalize_name(name) == normalize_name(player) else f"{player}（别名 {name.strip()}）"
 
 
 def visible(text: object) -> Markup:
@@ -248,7 +256,7 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         records.add_card(store, game, day=day, player=form.get("player", ""), card=form.get("card", ""),
                          rule=form.get("rule", ""), reason=form.get("reason", ""), who=cfg.who,
                          at=parse_at(game, when) if when else None)
-        return f"已记牌：{form.get('player')}"
+        return f"已记牌：{_named(game, form.get('player', ''))}"
 
     def add_event(game: Game, store: Store, form: dict[str, str], day: int) -> str:
         when = (form.get("when") or "").strip()
@@ -256,7 +264,8 @@ def create_app(game_path: str | Path, *, token: str | None = None, who: str | No
         records.add_event(store, game, day=day, kind=form.get("kind", ""), player=form.get("player") or None,
                           at=at, reason=form.get("reason", ""), who=cfg.who)
         kind = form.get("kind", "")
-        return f"已记事件：{EVENT_ZH.get(kind, kind)} {form.get('player') or ''}".strip()
+        who = _named(game, form["player"]) if form.get("player") else ""
+        return f"已记事件：{EVENT_ZH.get(kind, kind)} {who}".strip()
 
     def undo(game: Game, store: Store, form: dict[str, str], day: int) -> str:
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.remind import reminder_bbcode
 from gamedef.gamefile import EVENT_KINDS, Game
+from gamedef.names import normalize_name
 from reports import render_bbcode
 from reports._text import findpost_url, safe_base
 
@@ -105,6 +106,19 @@ def flag_cards(a: DayAnalysis) -> list[dict[str, Any]]:
     return sorted(out, key=lambda f: (order.get(f["state"], 3), f.get("tid") or 0, f.get("floor") or 0))
 
 
+def roster(game: Game) -> list[dict[str, Any]]:
+    """The players as the desk's pickers list them: each roster name with its `aliases` from the game
+    file, labelled `正名 (别名: a, b)`, and the folded names (as `normalize_name` compares them) that
+    the picker's search looks in, so a director finds a player by any of their forum names."""
+    out = []
+    for p in game.players:
+        aliases = list(game.aliases.get(p, ()))
+        out.append({"name": p, "aliases": aliases,
+                    "label": f"{p} (别名: {', '.join(aliases)})" if aliases else p,
+                    "search": "\n".join(dict.fromkeys(normalize_name(n) for n in (p, *aliases)))})
+    return out
+
+
 def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: datetime,
              index: int | None = None) -> dict[str, Any]:
     """Everything the day page shows, as of `at` (None: the day's close, as `votes` without --at),
@@ -137,7 +151,7 @@ def day_page(game: Game, store: Store, day: int, at: datetime | None, *, now: da
         "remind": r.to_json(), "remind_at": remind_at, "reminder_bbcode": reminder,
         "reminder_html": bbcode_to_html(reminder),
         "announcement": announcement, "announcement_html": bbcode_to_html(announcement),
-        "colors": list(game.ruleset.cards.colors), "event_kinds": list(EVENT_KINDS),
+        "colors": list(game.ruleset.cards.colors), "event_kinds": list(EVENT_KINDS), "roster": roster(game),
         "actions": _local_actions(actions(store), game), "thread_zh": THREAD_ZH,
         "live": d.opens <= now < d.closes, "last_scan": last_scan(store, game),
         "version": store_version(store, game), "card_zh": CARD_ZH, "state_zh": STATE_ZH, "event_zh": EVENT_ZH,
