@@ -287,7 +287,7 @@ def _lexicon_digest(lexicon: Lexicon) -> str:
     h = hashlib.sha256(repr((sorted(lexicon.lookalike.items()), sorted(lexicon.rebus.items()), lexicon.allow)).encode())
     for cat, lx in lexicon.categories.items():
         h.update(repr((cat, lx.terms, lx.words, lx.sounds, lx.latin, lx.anchors,
-                       [(p.source, p.regex.flags) for p in lx.patterns])).encode())
+                       [(p.source, int(p.regex.flags)) for p in lx.patterns])).encode())  # int: an enum's repr is slow
     return h.hexdigest()
 
 

@@ -335,7 +335,8 @@ class Prefilter:
             return
         import hashlib
 
-        digest = hashlib.sha256(repr(self.patterns).encode()).hexdigest()
+        # the flags as plain numbers: a RegexFlag's repr is some 4 ms for the lexicon's patterns
+        digest = hashlib.sha256(repr([(src, int(fl)) for src, fl in self.patterns]).encode()).hexdigest()
         data, ids, always = cached(f"hs-{self.name}", lambda: _build(self.patterns), extra=digest)
         self.always = frozenset(always)
         if data is None:

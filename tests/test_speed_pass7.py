@@ -1,0 +1,103 @@
+"""The seventh speed pass's shortcuts against their plain forms (property tests):
+- a single code point in a Hyperscan superset is written as itself, not as a one-member class;
+- a pattern Hyperscan refuses as too large is held by its top-level alternatives, each its own
+  expression under the pattern's id, and those still find every line the pattern matches on.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from moderation import prefilter
+
+pytestmark = pytest.mark.skipif(prefilter._hs is None, reason="hyperscan has no wheel for this platform")
+hs = prefilter._hs
+
+
+def _lines_matched(exprs: list[str], ids: list[int], text: str) -> set[tuple[int, int]]:
+    """(id, line index) of every report of the expressions over text (UTF-8 mode)."""
+    db = hs.Database(mode=hs.HS_MODE_BLOCK)
+    db.compile(expressions=[e.encode() for e in exprs], ids=list(range(len(exprs))), elements=len(exprs),
+               flags=hs.HS_FLAG_UTF8)
+    data = text.encode()
+    breaks = prefilter._newlines(data)
+    out: set[tuple[int, int]] = set()
+
+    def on_match(i: int, _from: int, to: int, _flags: int, _ctx: object) -> None:
+        out.add((ids[i], sum(1 for b in breaks if b < to)))
+
+    db.scan(data, match_event_handler=on_match)
+    return out
+
+
+CODE_POINTS = st.one_of(
+    st.integers(min_value=1, max_value=0x7F),
+    st.integers(min_value=0x80, max_value=0xD7FF),
+    st.integers(min_value=0xE000, max_value=0x10FFFF),
+    st.sampled_from([ord(c) for c in "你的导演判罚.*+?()[]{}|\\^$-# \t"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(CODE_POINTS, st.lists(CODE_POINTS, max_size=20))
+def test_a_code_point_as_itself_matches_as_its_class(cp: int, around: list[int]) -> None:
+    """`_class` of one code point (the fast spelling) reports exactly where the plain one-member
+    class `[\\x{..}]` does."""
+    fast = prefilter._class([(cp, cp)])
+    plain = f"[\\x{{{cp:x}}}]"
+    text = "".join(map(chr, around[: len(around) // 2])) + chr(cp) + "".join(map(chr, around[len(around) // 2:]))
+    text = text.replace("\x00", "")
+    for t in (text, text.replace(chr(cp), "x"), f"{text}\n{text}"):
+        assert _lines_matched([fast], [0], t) == _lines_matched([plain], [0], t)
+
+
+WORDS = st.lists(st.text(alphabet=st.sampled_from(list("判罚导演不服离谱这张牌ab")), min_size=1, max_size=4),
+                 min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(WORDS, WORDS, st.integers(min_value=0, max_value=4),
+       st.lists(st.text(alphabet=st.sampled_from(list("判罚导演不服离谱这张牌ab，。\n")), max_size=30), max_size=8))
+def test_alternatives_find_every_line_the_pattern_matches(a: list[str], b: list[str], window: int,
+                                                           lines: list[str]) -> None:
+    """An any-order construction `A[^。\\n]{0,w}?B|B[^。\\n]{0,w}?A`: its top-level alternatives'
+    supersets, together, report on every line where `re` finds the pattern (and the whole
+    pattern's superset agrees with them line for line where it compiles)."""
+    ga = "(?:" + "|".join(map(re.escape, a)) + ")"
+    gb = "(?:" + "|".join(map(re.escape, b)) + ")"
+    src = f"{ga}[^。\\n]{{0,{window}}}?{gb}|{gb}[^。\\n]{{0,{window}}}?{ga}"
+    branches = prefilter.superset_branches(src)
+    assume(branches is not None)  # re's parser takes a prefix the alternatives share out of them
+    assert branches is not None and len(branches) == 2
+    text = "\n".join(lines)
+    rx = re.compile(src)
+    want = {(0, k) for k, line in enumerate(text.split("\n")) if rx.search(line)}
+    got = _lines_matched(branches, [0, 0], text)
+    assert want <= got
+    whole = prefilter.superset(src)
+    assert whole is not None
+    assert _lines_matched([whole], [0], text) == got
+
+
+def test_a_pattern_too_large_for_hyperscan_is_held_by_its_alternatives() -> None:
+    """`_build` keeps such a pattern (no longer verified on every line) under its own id."""
+    words = [f"判罚{chr(0x4E00 + i)}{chr(0x4F00 + i)}" for i in range(700)]
+    big = "(?:" + "|".join(words) + ")"
+    src = f"{big}[^。\\n]{{0,8}}?不服|不服[^。\\n]{{0,8}}?{big}"
+    with pytest.raises(hs.error):
+        prefilter._compile([prefilter.superset(src)], hs.HS_FLAG_UTF8)
+    data, ids, always = prefilter._build([("离谱", 0), (src, 0)])
+    assert data is not None
+    assert always == []
+    assert sorted(set(ids)) == [0, 1] and ids.count(1) == 2
+    f = prefilter.Prefilter([("离谱", 0), (src, 0)], "test-pass7")
+    f._ready = True
+    f._db = hs.loadb(data, hs.HS_MODE_BLOCK)
+    f._scratch = hs.Scratch(f._db)
+    f._ids, f.always = ids, frozenset(always)
+    w = words[0]
+    got = f.scan(f"你好\n这个{w}我不服\n不服，{w}\n离谱\n{w}。不服")
+    assert got == {1: {1}, 2: {1}, 3: {0}}
