@@ -573,6 +573,8 @@ class Checker:
             entries = dt[i]
             if not entries:
                 continue
+            if d.as_written(start, end):
+                continue  # nothing skipped inside (as below, without the line's maps)
             fs, fe = d.span_to_folded(start, end)
             fs = normalize.clause_double_start(f_text, fs, fe)
             if fe - fs == end - start:

@@ -101,3 +101,44 @@ def test_a_pattern_too_large_for_hyperscan_is_held_by_its_alternatives() -> None
     w = words[0]
     got = f.scan(f"你好\n这个{w}我不服\n不服，{w}\n离谱\n{w}。不服")
     assert got == {1: {1}, 2: {1}, 3: {0}}
+
+
+# folded-view text: hanzi (some doubled), Latin letters, gap characters of every kind, digits, newlines
+DENSE_ALPHABET = st.sampled_from(list("傻逼妈的你他好导演ab，。、 !*~1２3😂\n") + ["傻傻", "aa", "，，", "他，他"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(DENSE_ALPHABET, max_size=40), st.data())
+def test_dense_as_written_implies_nothing_skipped(pieces: list[str], data: st.DataObject) -> None:
+    """`Dense.as_written` is a shortcut for the dense hits' first test (`span_to_folded`, then
+    `clause_double_start`, then the same length): wherever it says yes, that test says so too,
+    for every span of a line of the dense view."""
+    from moderation import normalize
+
+    folded = normalize.fold_text("".join(pieces))
+    d = normalize.dense(folded)
+    spans = []
+    pos = 0
+    for line in d.text.split("\n"):
+        spans += [(pos + s, pos + e) for s in range(len(line)) for e in range(s + 1, min(len(line), s + 5) + 1)]
+        pos += len(line) + 1
+    if not spans:
+        return
+    for start, end in data.draw(st.lists(st.sampled_from(spans), max_size=20)):
+        if d.as_written(start, end):
+            fs, fe = d.span_to_folded(start, end)
+            fs = normalize.clause_double_start(folded, fs, fe)
+            assert fe - fs == end - start
+            assert folded[fs:fe] == d.text[start:end]
+
+
+def test_dense_as_written_on_plain_cases() -> None:
+    from moderation import normalize
+
+    d = normalize.dense("你是傻逼。他，好\n傻逼")
+    assert d.text == "你是傻逼他好\n傻逼"
+    assert d.as_written(2, 4)  # 傻逼 as written on the first line ...
+    assert not d.as_written(4, 6)  # ... and 他，好 across a comma: the maps decide
+    assert not normalize.dense("傻逼，傻逼。傻，逼").as_written(0, 2)  # as often written apart as together
+    assert d.as_written(7, 9)
+    assert not normalize.dense("傻傻逼").as_written(0, 2)  # a doubled character made single
