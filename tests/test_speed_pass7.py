@@ -142,3 +142,44 @@ def test_dense_as_written_on_plain_cases() -> None:
     assert not normalize.dense("傻逼，傻逼。傻，逼").as_written(0, 2)  # as often written apart as together
     assert d.as_written(7, 9)
     assert not normalize.dense("傻傻逼").as_written(0, 2)  # a doubled character made single
+
+
+ENTRIES = st.lists(st.one_of(st.tuples(st.sampled_from(["term", "word", "sound"]), st.text(max_size=3)),
+                             st.frozensets(st.integers(0, 50), max_size=3), st.just(())), max_size=700)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ENTRIES, st.lists(st.integers(min_value=-800, max_value=800), max_size=40))
+def test_chunked_list_reads_as_the_list(values: list, picks: list[int]) -> None:
+    """startup_cache.Chunked (the engine's per-key entries, each chunk read on first use) gives
+    what the list gives: length, every index asked in any order (negative ones too), iteration."""
+    import marshal
+
+    from moderation.startup_cache import Chunked, chunked
+
+    lazy = Chunked(marshal.loads(marshal.dumps(chunked(values))))  # as the cache gives it back
+    assert len(lazy) == len(values)
+    for i in picks:
+        if -len(values) <= i < len(values):
+            assert lazy[i] == values[i]
+        else:
+            with pytest.raises(IndexError):
+                lazy[i]
+    assert list(lazy) == values
+
+
+def test_engine_tables_the_same_through_the_cache(tmp_path, monkeypatch) -> None:
+    """The engine's tables read back from the start-up cache (chunked) equal those built."""
+    from moderation import checker
+    from moderation.loader import load_lexicon
+
+    monkeypatch.setenv("DAOYAN_CACHE_DIR", str(tmp_path))
+    lexicon = load_lexicon()
+    split = checker.prefilter_hyperscan()
+    built = checker._build_tables(lexicon, True, split)
+    first = checker._tables(lexicon, True, split)  # built and stored
+    again = checker._tables(lexicon, True, split)  # read back
+    for t in (first, again):
+        assert t.keys() == built.keys()
+        for k, v in built.items():
+            assert (list(t[k]) if k in checker._CHUNKED else t[k]) == v, k
