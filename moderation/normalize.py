@@ -179,6 +179,13 @@ def _long_folds() -> "tuple[tuple[tuple[str, str], ...], re.Pattern[str], frozen
     character the table keeps), a regex of runs of the other BMP characters the table changes,
     the BMP characters whose fold is not one character, and whether no BMP character folds to
     an astral one (then astral characters can be folded after the BMP ones)."""
+    pairs, cls, multi, bmp_only = cached("long-folds", _long_fold_parts)  # a walk over the BMP's table
+    return pairs, re.compile(f"[{cls}]+"), multi, bmp_only
+
+
+def _long_fold_parts() -> "tuple[tuple[tuple[str, str], ...], str, frozenset[str], bool]":
+    """_long_folds' parts as plain data: the pairs, the class of the other changed BMP
+    characters (as written in the regex), the multi-character folds, bmp_only."""
     table, _, multi = _tables()
     pairs = tuple((c, f) for c in _COMMON_FOLDS if isinstance(f := table[ord(c)], str) and len(f) == 1
                   and table[ord(f)] == ord(f))
@@ -196,7 +203,7 @@ def _long_folds() -> "tuple[tuple[tuple[str, str], ...], re.Pattern[str], frozen
             else:
                 ranges.append([i, i])
     cls = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
-    return pairs, re.compile(f"[{cls}]+"), frozenset(c for c in multi if ord(c) < 0x10000), bmp_only
+    return pairs, cls, frozenset(c for c in multi if ord(c) < 0x10000), bmp_only
 
 
 _ASTRAL_RUN = re.compile("[\U00010000-\U0010ffff]+")
