@@ -50,8 +50,16 @@ def lint_chunks(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: boo
 
     from moderation.checker import get_checker, lint_records
 
-    get_checker(ruleset)
-    gc.freeze()  # the lexicon and dictionaries live as long as the process: keep them out of every GC pass
+    # the lexicon and dictionaries live as long as the process: kept out of every GC pass, and
+    # the collector stays off while they are read (no pass over them as it is switched back on)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        get_checker(ruleset)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
     labels = _labels(ruleset)
 
     def flush(batch: list[tuple[int, dict | _Unreadable]]) -> list[str]:

@@ -46,7 +46,7 @@ from .normalize import Views, views
 from .prefilter import Literals, MatchLines, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
 from .spellings import addressed, said_to
-from .startup_cache import cached, paused_gc
+from .startup_cache import Chunked, cached, chunked, paused_gc
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
@@ -99,7 +99,7 @@ class _Engine:
         self.raw: list[Pattern] = [p for lx in lexicon.categories.values() for p in lx.raw_patterns]
         prefilters = [lx.raw_prefilter for lx in lexicon.categories.values() if lx.raw_prefilter]
         self.raw_prefilter = guarded(re.compile("|".join(f"(?:{p})" for p in prefilters))) if prefilters else None
-        quick, words, dictionary = _quick_boundaries(lexicon, [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
+        quick, words, dictionary = _quick_boundaries(lexicon, lambda: [*zip(keys, self.terms), *zip(dkeys, self.dterms)])
         self.segmenter = Segmenter(lexicon.allow, quick=quick, words=words, dictionary=dictionary)
         # every category's patterns in one Hyperscan pass (see prefilter.py): pattern i of a
         # category is number base[cat] + i there
@@ -232,12 +232,17 @@ def _build_tables(lexicon: Lexicon, shortcuts: bool, split: bool = False) -> dic
     return out
 
 
+_CHUNKED = ("terms", "needs", "dterms")  # read by the index of a key found: kept as startup_cache.Chunked
+
+
 def _tables(lexicon: Lexicon, shortcuts: bool, split: bool) -> dict:
-    return cached("engine", lambda: _build_tables(lexicon, shortcuts, split),
-                  extra=f"{_lexicon_digest(lexicon)}|{shortcuts}|{split}")
+    def build() -> dict:
+        return {k: chunked(v) if k in _CHUNKED else v for k, v in _build_tables(lexicon, shortcuts, split).items()}
+    t = cached("engine", build, extra=f"{_lexicon_digest(lexicon)}|{shortcuts}|{split}")
+    return {k: Chunked(v) if k in _CHUNKED else v for k, v in t.items()}
 
 
-def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple[tuple, Callable, Callable]:
+def _quick_boundaries(lexicon: Lexicon, keyed: Callable[[], list[tuple[str, tuple]]]) -> tuple[tuple, Callable, Callable]:
     """segment.quick_table and a loader of segment.boundary_words for the keys whose hits ask
     jieba (words, sounds, terms of two characters). jieba loads only to build them; both are
     kept between runs by startup_cache under the lexicon's digest (jieba's dictionary is in
@@ -247,7 +252,7 @@ def _quick_boundaries(lexicon: Lexicon, keyed: list[tuple[str, tuple]]) -> tuple
     digest = _lexicon_digest(lexicon)
 
     def build() -> tuple:
-        ks = [k for k, ts in keyed if k and any(
+        ks = [k for k, ts in keyed() if k and any(
             kind in ("word", "sound") or (kind == "term" and len(k) <= 2) for kind, _, _ in ts)]
         return quick_table(Segmenter(lexicon.allow).tokenizer(), {k[0] for k in ks}, {k[-1] for k in ks})
 
@@ -291,7 +296,7 @@ def _lexicon_digest(lexicon: Lexicon) -> str:
     h = hashlib.sha256(repr((sorted(lexicon.lookalike.items()), sorted(lexicon.rebus.items()), lexicon.allow)).encode())
     for cat, lx in lexicon.categories.items():
         h.update(repr((cat, lx.terms, lx.words, lx.sounds, lx.latin, lx.anchors,
-                       [(p.source, p.regex.flags) for p in lx.patterns])).encode())
+                       [(p.source, int(p.regex.flags)) for p in lx.patterns])).encode())  # int: an enum's repr is slow
     return h.hexdigest()
 
 
@@ -553,7 +558,7 @@ class Checker:
         lines = _Lines(v.squeezed.text)
         if found:
             t, al = eng.terms, eng.allowed
-            terms = [(s, e, t[i]) for i, s, e in found if t[i]]
+            terms = [(s, e, x) for i, s, e in found if (x := t[i])]
             if terms:
                 allows = [(s, e) for i, s, e in found if al[i]]
                 self._term_hits(v, lines, terms, allows, out)
@@ -585,6 +590,8 @@ class Checker:
             entries = dt[i]
             if not entries:
                 continue
+            if d.as_written(start, end):
+                continue  # nothing skipped inside (as below, without the line's maps)
             fs, fe = d.span_to_folded(start, end)
             fs = normalize.clause_double_start(f_text, fs, fe)
             if fe - fs == end - start:
@@ -711,7 +718,7 @@ class Checker:
         elif fed is not None:
             found = fed.find(s_text)
         anchors = [(e - 1, an[i]) for i, _, e in found if an[i]]
-        needs = [(e - 1, nd[i]) for i, _, e in found if nd[i]]
+        needs = [(e - 1, x) for i, _, e in found if (x := nd[i])]
         if not anchors and not needs:
             return
         brk = lines.breaks

@@ -179,6 +179,13 @@ def _long_folds() -> "tuple[tuple[tuple[str, str], ...], re.Pattern[str], frozen
     character the table keeps), a regex of runs of the other BMP characters the table changes,
     the BMP characters whose fold is not one character, and whether no BMP character folds to
     an astral one (then astral characters can be folded after the BMP ones)."""
+    pairs, cls, multi, bmp_only = cached("long-folds", _long_fold_parts)  # a walk over the BMP's table
+    return pairs, re.compile(f"[{cls}]+"), multi, bmp_only
+
+
+def _long_fold_parts() -> "tuple[tuple[tuple[str, str], ...], str, frozenset[str], bool]":
+    """_long_folds' parts as plain data: the pairs, the class of the other changed BMP
+    characters (as written in the regex), the multi-character folds, bmp_only."""
     table, _, multi = _tables()
     pairs = tuple((c, f) for c in _COMMON_FOLDS if isinstance(f := table[ord(c)], str) and len(f) == 1
                   and table[ord(f)] == ord(f))
@@ -196,7 +203,7 @@ def _long_folds() -> "tuple[tuple[tuple[str, str], ...], re.Pattern[str], frozen
             else:
                 ranges.append([i, i])
     cls = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
-    return pairs, re.compile(f"[{cls}]+"), frozenset(c for c in multi if ord(c) < 0x10000), bmp_only
+    return pairs, cls, frozenset(c for c in multi if ord(c) < 0x10000), bmp_only
 
 
 _ASTRAL_RUN = re.compile("[\U00010000-\U0010ffff]+")
@@ -435,12 +442,13 @@ class Dense:
     The text is two substitutions in C; the map back to the folded view is worked out per line,
     only for the lines where a term is found here (lines are the same in both views)."""
 
-    __slots__ = ("folded", "text", "_dbreaks", "_fbreaks", "_maps")
+    __slots__ = ("folded", "text", "_dbreaks", "_fbreaks", "_maps", "_tabled")
 
     def __init__(self, folded: str):
         gap_re, double_re = _dense_regexes()
         self.folded = folded
-        if _BEYOND_GAPS.search(folded) is None:
+        self._tabled = _BEYOND_GAPS.search(folded) is None
+        if self._tabled:
             letters = folded.translate(_gap_table())  # the same deletions as gap_re, three times faster
         else:
             letters = gap_re.sub("", folded)
@@ -452,6 +460,34 @@ class Dense:
     @property
     def changed(self) -> bool:
         return len(self.text) != len(self.folded)
+
+    def as_written(self, start: int, end: int) -> bool:
+        """True only where the dense span (within a line) stands for the same characters written
+        together in the folded view: `span_to_folded` gives a span of the same length, which
+        `clause_double_start` leaves alone. Most of a text's dense hits are terms written as they
+        are (the squeezed scan has seen them); this tells them apart without the line's maps.
+
+        On a line where no doubled character was made single, the dense line is the folded one
+        with its gap characters deleted, so each place the span's characters stand together in
+        the folded line gives a distinct place they stand in the dense line; where both lines
+        hold them equally often, every dense place is one of those. False (ask the maps) where
+        that cannot be told this way."""
+        if not self._tabled:
+            return False
+        if self._dbreaks is None:
+            self._dbreaks = newlines(self.text)
+            self._fbreaks = newlines(self.folded)
+        db, fb = self._dbreaks, self._fbreaks
+        k = bisect.bisect_left(db, start)
+        ds = db[k - 1] + 1 if k > 0 else 0
+        de = db[k] if k < len(db) else len(self.text)
+        fs = fb[k - 1] + 1 if k > 0 else 0  # type: ignore[index]
+        fe = fb[k] if k < len(fb) else len(self.folded)  # type: ignore[arg-type]
+        dline, fline = self.text[ds:de], self.folded[fs:fe]
+        if len(fline.translate(_gap_table())) != len(dline):
+            return False  # a doubled character made single on this line
+        word = self.text[start:end]
+        return bool(word) and _occurrences(fline, word) == _occurrences(dline, word)
 
     def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
         """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
@@ -482,6 +518,16 @@ class Dense:
         s, e = start - ds, end - ds
         ie = doubles.to_source(e) if e < len(doubles.text) else doubles.source_length
         return fs + gaps.to_source(doubles.to_source(s)), fs + gaps.to_source(ie - 1) + 1
+
+
+def _occurrences(text: str, word: str) -> int:
+    """How many places word starts in text, overlapping ones counted."""
+    n = 0
+    i = text.find(word)
+    while i >= 0:
+        n += 1
+        i = text.find(word, i + 1)
+    return n
 
 
 @lru_cache(maxsize=1)

@@ -113,8 +113,20 @@ def _widen(ranges: list[tuple[int, int]], limit: int = CLASS_RANGES) -> list[tup
     return out
 
 
+def _literal(cp: int) -> str:
+    """One code point as a Hyperscan expression (UTF-8 mode): letters, digits and characters
+    past ASCII as themselves (3 bytes for a hanzi where `[\\x{8fd9}]` took 12: Hyperscan refuses
+    an expression longer than 16,000 bytes), anything else escaped."""
+    if cp >= 0x80 or chr(cp).isalnum():
+        return chr(cp)
+    return f"\\x{{{cp:x}}}"
+
+
 def _class(ranges: list[tuple[int, int]]) -> str:
-    """A Hyperscan class of code point ranges (UTF-8 mode), surrogates left out."""
+    """A Hyperscan class of code point ranges (UTF-8 mode), surrogates left out; a single code
+    point is written as itself (`_literal`)."""
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1] and not _SURROGATES[0] <= ranges[0][0] <= _SURROGATES[1]:
+        return _literal(ranges[0][0])
     parts = []
     for lo, hi in _widen(ranges):
         for a, b in ((lo, min(hi, _SURROGATES[0] - 1)), (max(lo, _SURROGATES[1] + 1), hi)):
@@ -233,6 +245,29 @@ def superset(pattern: str, flags: int = 0) -> str | None:
     return out or None
 
 
+def superset_branches(pattern: str, flags: int = 0) -> list[str] | None:
+    """Supersets of the alternatives of a pattern that is one alternation at its top
+    (`A…B|B…A`, an any-order construction): together a superset of the pattern, each shorter
+    than the whole, for a pattern Hyperscan refuses as too large. None where the pattern is no
+    such alternation or an alternative has no superset."""
+    odd = re.ASCII | re.LOCALE | re.DOTALL
+    if _p is None or flags & odd:
+        return None
+    try:
+        parsed = _p.parse(pattern, flags)
+        if parsed.state.flags & odd or len(parsed.data) != 1 or parsed.data[0][0] is not _c.BRANCH:
+            return None
+        ci = bool((flags | parsed.state.flags) & re.IGNORECASE)
+        out = []
+        for alt in parsed.data[0][1][1]:
+            if alt.getwidth()[0] == 0:
+                return None
+            out.append(_seq(alt.data, ci))
+    except (Untranslatable, re.error, AttributeError, TypeError, ValueError, RecursionError):
+        return None
+    return out if out and all(out) else None
+
+
 def _compile(expressions: list[str], flags: int) -> bytes | None:
     db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
     db.compile(expressions=[e.encode() for e in expressions], ids=list(range(len(expressions))),
@@ -252,16 +287,23 @@ def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], li
         return _compile(exprs, flags), held, [i for i, t in enumerate(translated) if t is None]
     except _hs.error:
         pass
-    ok = []
+    ok: list[int] = []  # the pattern of each expression kept (one pattern may have several)
+    kept: list[str] = []
     for i in held:  # find the ones Hyperscan refuses (too large, empty after all)
-        try:
-            _compile([translated[i]], flags)
-            ok.append(i)
-        except _hs.error:
-            pass
+        for exprs_i in ([translated[i]], superset_branches(*patterns[i])):
+            if exprs_i is None:
+                continue
+            try:
+                for e in exprs_i:
+                    _compile([e], flags)
+            except _hs.error:
+                continue
+            ok += [i] * len(exprs_i)
+            kept += exprs_i
+            break
     if not ok:
         return None, [], list(range(len(patterns)))
-    return _compile([translated[i] for i in ok], flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
+    return _compile(kept, flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
 
 
 def _newlines(data: bytes | str) -> list[int]:
@@ -293,7 +335,8 @@ class Prefilter:
             return
         import hashlib
 
-        digest = hashlib.sha256(repr(self.patterns).encode()).hexdigest()
+        # the flags as plain numbers: a RegexFlag's repr is some 4 ms for the lexicon's patterns
+        digest = hashlib.sha256(repr([(src, int(fl)) for src, fl in self.patterns]).encode()).hexdigest()
         data, ids, always = cached(f"hs-{self.name}", lambda: _build(self.patterns), extra=digest)
         self.always = frozenset(always)
         if data is None:
