@@ -49,17 +49,15 @@ def lint_chunks(lines: Iterable[str | bytes], ruleset: Ruleset, *, whistled: boo
     import gc
 
     from moderation.checker import get_checker, lint_records
+    from moderation.startup_cache import paused_gc
 
     # the lexicon and dictionaries live as long as the process: kept out of every GC pass, and
     # the collector stays off while they are read (no pass over them as it is switched back on)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        get_checker(ruleset)
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
+    with paused_gc():
+        try:
+            get_checker(ruleset)
+        finally:
+            gc.freeze()
     labels = _labels(ruleset)
 
     def flush(batch: list[tuple[int, dict | _Unreadable]]) -> list[str]:

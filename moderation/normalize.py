@@ -474,33 +474,32 @@ class Dense:
         that cannot be told this way."""
         if not self._tabled:
             return False
-        if self._dbreaks is None:
-            self._dbreaks = newlines(self.text)
-            self._fbreaks = newlines(self.folded)
-        db, fb = self._dbreaks, self._fbreaks
-        k = bisect.bisect_left(db, start)
-        ds = db[k - 1] + 1 if k > 0 else 0
-        de = db[k] if k < len(db) else len(self.text)
-        fs = fb[k - 1] + 1 if k > 0 else 0  # type: ignore[index]
-        fe = fb[k] if k < len(fb) else len(self.folded)  # type: ignore[arg-type]
+        _, ds, de, fs, fe = self._bounds(start)
         dline, fline = self.text[ds:de], self.folded[fs:fe]
         if len(fline.translate(_gap_table())) != len(dline):
             return False  # a doubled character made single on this line
         word = self.text[start:end]
         return bool(word) and _occurrences(fline, word) == _occurrences(dline, word)
 
-    def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
-        """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
+    def _bounds(self, i: int) -> tuple[int, int, int, int, int]:
+        """(line number, dense line start and end, folded line start and end) of the line holding
+        dense offset i (the two views have the same lines)."""
         if self._dbreaks is None:
             self._dbreaks = newlines(self.text)
             self._fbreaks = newlines(self.folded)
-        k = bisect.bisect_left(self._dbreaks, i)
+        db, fb = self._dbreaks, self._fbreaks
+        k = bisect.bisect_left(db, i)
+        ds = db[k - 1] + 1 if k > 0 else 0
+        de = db[k] if k < len(db) else len(self.text)
+        fs = fb[k - 1] + 1 if k > 0 else 0  # type: ignore[index]
+        fe = fb[k] if k < len(fb) else len(self.folded)  # type: ignore[arg-type]
+        return k, ds, de, fs, fe
+
+    def _line(self, i: int) -> tuple[int, int, Squeezed, Squeezed]:
+        """(dense line start, folded line start, gap map, doubles map) of the line holding i."""
+        k, ds, _, fs, fe = self._bounds(i)
         got = self._maps.get(k)
         if got is None:
-            fb = self._fbreaks
-            fs = fb[k - 1] + 1 if k > 0 else 0
-            fe = fb[k] if k < len(fb) else len(self.folded)
-            ds = self._dbreaks[k - 1] + 1 if k > 0 else 0
             gap_re, double_re = _dense_regexes()
             line = self.folded[fs:fe]
             gaps = _cut(line, [(m.start(), m.end(), "") for m in gap_re.finditer(line)])

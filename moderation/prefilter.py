@@ -303,7 +303,8 @@ def _build(patterns: list[tuple[str, int]]) -> tuple[bytes | None, list[int], li
             break
     if not ok:
         return None, [], list(range(len(patterns)))
-    return _compile(kept, flags), ok, [i for i in range(len(patterns)) if i not in set(ok)]
+    compiled = set(ok)
+    return _compile(kept, flags), ok, [i for i in range(len(patterns)) if i not in compiled]
 
 
 def _newlines(data: bytes | str) -> list[int]:
