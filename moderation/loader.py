@@ -19,11 +19,14 @@ Each `<category>.toml` may hold (all optional; see moderation/README.md):
             intact: timestamps, QQ numbers, (2/3) counters), run on lines the prefilter finds.
 - `unless`  a regex that, found on a hit's line, vetoes every hit of the category there
             (curse: 我要是狼我就天打雷劈 is a pledge, not a curse).
+- `shared_unless`  names of vetoes kept once in `reporting.toml` (an unquoted report of what
+            someone else said, talk about a rule) that join the category's own `unless`.
 - `allow`   innocent words that contain a term (马甲线, 鸡肉, 操作): a term hit that an allowed
             word overlaps and reaches past is dropped. Allow entries apply to every category.
 - `examples` / `clean`  posts that must / must not raise this category (checked by the tests).
 
-`allow.toml` holds allow entries shared by all; `lookalike.toml` the 形近 character table.
+`allow.toml` holds allow entries shared by all; `lookalike.toml` the 形近 character table;
+`reporting.toml` the vetoes several categories share (`shared_unless`).
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ from .spellings import (ENGLISH_WORDS, addressed_spellings, latin_spellings, ord
                         sound_spellings)
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
-_SPECIAL = {"allow", "lookalike"}
+_SPECIAL = {"allow", "lookalike", "reporting"}
 
 
 # Every regex the shipped lexicon (and the checker) compiles on first use, registered when it is
@@ -311,7 +314,9 @@ def construction(item: dict, where: str, classes: "dict[str, object] | None" = N
     return out, anchors
 
 
-def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> CategoryLexicon:
+def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False,
+                   shared: dict[str, str] | None = None) -> CategoryLexicon:
+    """One category's tables; `shared` holds the vetoes of reporting.toml its `shared_unless` names."""
     lx = CategoryLexicon(cat)
     lx.terms = list(data.get("terms", []))
     lx.words = list(data.get("words", []))
@@ -337,12 +342,23 @@ def parse_category(cat: str, data: dict, where: str, *, lazy: bool = False) -> C
         raise ValueError(f"{where}: patterns need anchors (the literals that make them worth running)")
     if lx.raw_patterns and not lx.raw_prefilter:
         raise ValueError(f"{where}: raw_patterns need a raw_prefilter")
-    if data.get("unless"):
-        lx.unless = LazyRegex(data["unless"], re.M) if lazy else re.compile(data["unless"], re.M)  # type: ignore[assignment]
+    unless = _joined_unless(data, where, shared or {})
+    if unless:
+        lx.unless = LazyRegex(unless, re.M) if lazy else re.compile(unless, re.M)  # type: ignore[assignment]
     lx.short_spellings = bool(data.get("short_spellings", False))
     lx.examples = list(data.get("examples", []))
     lx.clean = list(data.get("clean", []))
     return lx
+
+
+def _joined_unless(data: dict, where: str, shared: dict[str, str]) -> str:
+    """The category's own `unless` and the shared vetoes it names, as one alternation."""
+    parts = [data["unless"]] if data.get("unless") else []
+    for name in data.get("shared_unless", []):
+        if name not in shared:
+            raise ValueError(f"{where}: shared_unless names {name!r}, which reporting.toml does not define")
+        parts.append(shared[name])
+    return "|".join(f"(?:{p})" for p in parts) if len(parts) > 1 else "".join(parts)
 
 
 def load_lexicon(directory: Path | None = None) -> Lexicon:
@@ -363,6 +379,7 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
     allow: list[str] = []
     lookalike: dict[str, str] = {}
     rebus: "dict[str, str | tuple[str, ...]]" = {}
+    shared = {k: str(v) for n, d in parsed if n == "reporting.toml" for k, v in d.get("vetoes", {}).items()}
     for name, data in parsed:
         stem = name[: -len(".toml")]
         if stem == "lookalike":
@@ -373,7 +390,7 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
         if stem in _SPECIAL:
             continue
         cat = data.get("category", stem)
-        categories[cat] = parse_category(cat, data, name, lazy=directory is None)
+        categories[cat] = parse_category(cat, data, name, lazy=directory is None, shared=shared)
     return Lexicon(categories, allow, lookalike, rebus)
 
 
