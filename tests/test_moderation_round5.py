@@ -16,15 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from gamedef.ruleset import load_ruleset
 from moderation.checker import get_checker
 
-M84 = load_ruleset("m84")
-
-
-def cats(text: str) -> set[str]:
-    return {f.category for f in get_checker(M84).check_text(text)}
-
+from .lexicon_cases import M84, cats
 
 FIRES = [
     ("oath", "我发4，我昨晚守的是豆浆"),            # 发4: 发誓 written with the digit that sounds like it

@@ -16,17 +16,10 @@ import re
 
 import pytest
 
-from gamedef.ruleset import load_ruleset
-from moderation.checker import get_checker
 from moderation.spellings import rebus_spellings
 from moderation.spelled_words import rewrite_category
 
-M84 = load_ruleset("m84")
-
-
-def cats(text: str) -> set[str]:
-    return {f.category for f in get_checker(M84).check_text(text)}
-
+from .lexicon_cases import assert_clean, assert_fires, cats
 
 FIRES = [
     ("insult_kin", "亻尔女马白勺，又投我"),
@@ -86,12 +79,12 @@ CLEAN = [
 
 @pytest.mark.parametrize("category,text", FIRES)
 def test_round7_fires(category: str, text: str) -> None:
-    assert category in cats(text), (text, cats(text))
+    assert_fires(category, text)
 
 
 @pytest.mark.parametrize("text", CLEAN)
 def test_round7_clean(text: str) -> None:
-    assert cats(text) == set(), (text, cats(text))
+    assert_clean(text)
 
 
 def test_the_woc_family_is_one_category() -> None:

@@ -10,16 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from gamedef.ruleset import load_ruleset
-from moderation.checker import get_checker
 from moderation.loader import load_lexicon
 
-M84 = load_ruleset("m84")
-
-
-def cats(text: str) -> set[str]:
-    return {f.category for f in get_checker(M84).check_text(text)}
-
+from .lexicon_cases import cats
 
 # (category, the words said, the same words reported without quotation marks)
 REPORTED = [
