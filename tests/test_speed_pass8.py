@@ -99,3 +99,37 @@ def test_a_trimmed_superset_reports_every_line_re_matches(pieces: list[str], cha
         return  # no superset: `Prefilter` verifies the pattern on every line
     text = "".join(chars)
     assert _matched_lines(src, 0, text) <= _reported_lines(trimmed, text)
+
+
+def test_lint_pauses_the_collector_and_collects_every_few_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`daoyan lint` keeps the cyclic collector paused over its stream, runs a full pass every
+    COLLECT_EVERY chunks, gives the same lines whatever that period, and leaves the collector
+    as it found it."""
+    import gc
+    import json
+
+    from click.testing import CliRunner
+
+    from daoyan.cli import cli
+    from daoyan.commands import lint as lint_command
+
+    texts = ["卧槽，今天又平票", "导演辛苦了", "这张黄牌我不服", "早上好"] * 300
+    stdin = "".join(json.dumps({"id": i, "text": t}, ensure_ascii=False) + "\n" for i, t in enumerate(texts))
+    passes: list[bool] = []
+    real_collect = gc.collect
+
+    def collect(*args: object) -> int:
+        passes.append(gc.isenabled())
+        return real_collect(*args)
+
+    assert gc.isenabled()
+    plain = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=stdin)
+    assert plain.exit_code == 0, plain.output
+    assert gc.isenabled()
+    monkeypatch.setattr(lint_command, "COLLECT_EVERY", 1)
+    monkeypatch.setattr(lint_command.gc, "collect", collect)
+    every = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=stdin)
+    assert every.exit_code == 0, every.output
+    assert every.output == plain.output and len(every.output.splitlines()) == len(texts)
+    assert len(passes) >= 2 and not any(passes)  # one a chunk (512 lines), the collector paused meanwhile
+    assert gc.isenabled()
