@@ -268,10 +268,11 @@ def superset(pattern: str, flags: int = 0, *, trim: bool = False) -> str | None:
     IGNORECASE every literal and class stands for the characters `re` matches with it.
 
     `trim=True` (for `Prefilter`, which only asks on which line a match ends): the wide runs
-    at either end of the pattern are left out (`[^，。\\s]{1,16}（\\d{5,}）` becomes
-    `（\\d{5,}）`). Every match within a line holds a match of the rest, on the same line, and
-    a wide run with no literal before it was active at every character of the text: the three
-    raw patterns that start with one were a third of their database's scan."""
+    and the parts that may match nothing at either end of the pattern are left out, groups at
+    the ends opened first (`(?:^|\\s)[^，。\\s]{1,16}\\s?（\\d{5,}）` becomes `（\\d{5,}）`). Every
+    match within a line holds a match of the rest, on the same line. A wide run with nothing
+    before it is live at nearly every character of the text: the raw patterns that begin with
+    a name before a QQ number or a time were some 40 % of their database's scan."""
     odd = re.ASCII | re.LOCALE | re.DOTALL
     if _p is None or flags & odd:
         return None
