@@ -202,6 +202,9 @@ class ModerationRules:
     rules: dict[str, str] = field(default_factory=dict)
     # mockery the lexicon misses, suggested by a statistical model (moderation/belittle.py); false: the lexicon only
     belittle_model: bool = True
+    # any other category the lexicon misses, suggested by that category's statistical model
+    # (moderation/speech_models.py); false: the lexicon (and the belittling model) only
+    speech_models: bool = True
     suggested_cards: dict[str, str] = field(default_factory=dict)
     evidence: EvidenceRules = EvidenceRules()
     font: FontRules = FontRules()

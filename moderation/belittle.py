@@ -80,8 +80,10 @@ class Belittling:
 class BelittleModel:
     """Weights per n-gram, a bias and the threshold a score must pass to become a flag."""
 
-    def __init__(self, weights: dict[str, float], bias: float, threshold: float, anchors: list[str]) -> None:
+    def __init__(self, weights: dict[str, float], bias: float, threshold: float, anchors: list[str],
+                 *, self_veto: bool = True) -> None:
         self.weights = weights
+        self.self_veto = self_veto
         self.bias = bias
         self.threshold = threshold
         self.anchors = tuple(anchors)
@@ -222,7 +224,7 @@ class BelittleModel:
             if part > best:
                 best, span = part, m.span()
         sentence = folded[span[0]:span[1]]
-        if _SELF.search(sentence) and not _OTHER.search(sentence):
+        if self.self_veto and _SELF.search(sentence) and not _OTHER.search(sentence):
             return None
         top = sorted(((w[g], g) for g in grams(sentence) & w.keys() if w[g] > 0 and len(g) > 1 and g.isalnum()), reverse=True)
         cues: list[str] = []

@@ -45,6 +45,7 @@ from .models import Flag
 from .normalize import Views, views
 from .prefilter import Literals, MatchLines, Prefilter, hyperscan_available as prefilter_hyperscan
 from .segment import Segmenter
+from .speech_models import SpeechModels, load_speech_models
 from .spellings import addressed, said_to
 from .startup_cache import Chunked, cached, chunked, paused_gc
 from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
@@ -56,6 +57,8 @@ _LINK = re.compile(r"https?://[^\s<>\"'，。]+"
                    r"|(?<![a-z0-9@.])[a-z0-9-]+\s*(?:点|dot)\s*(?:com|cn|net|org)(?![a-z])"
                    r"|(?<![a-z0-9@.])[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/[a-z0-9][^\s<>\"'，。]*"
                    r"|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
+
+_LINK_HINT = re.compile(r"[./]|点|dot", re.I)  # no link without one of these
 
 
 @dataclass(frozen=True)
@@ -496,6 +499,7 @@ class Checker:
     def __init__(self, ruleset: Any = None, lexicon: Lexicon | None = None):
         self.ruleset = ruleset
         self.engine = _engine() if lexicon is None else _Engine(lexicon)
+        self._models_for: tuple[Any, SpeechModels | None] = (None, None)
         ev = getattr(getattr(ruleset, "moderation", None), "evidence", None)
         self.links_forbidden = bool(ev and ev.links_forbidden)
         self.attachments_forbidden = bool(ev and ev.attachments_forbidden)
@@ -846,8 +850,31 @@ class Checker:
             end = min(h.end - base, len(texts[i]))
             per[i].append(Hit(h.category, h.start - base, end, h.term))
         over, folded = self._belittle_candidates(texts, v.folded.text, per)
-        return [self._flags_from_hits(t, hs, anchored=i in over, folded=folded[i] if folded else None)
+        if not folded:
+            folded = _split_folded(v.folded.text, len(texts)) or [normalize.fold_text(t) for t in texts]
+        suggested = self._model_candidates(texts, folded, per)
+        return [self._flags_from_hits(t, hs, anchored=i in over, folded=folded[i],
+                                      suggested=suggested.get(i, ()))
                 for i, (t, hs) in enumerate(zip(texts, per))]
+
+    def _model_candidates(self, texts: list[str], folded: list[str], hits: list[list[Hit]]) -> dict[int, list[str]]:
+        """Per text of a batch, the categories the speech models flag that its lexicon hits do
+        not hold: one anchor pass over the batch, then only the anchored texts are scored."""
+        models = self._speech_models()
+        if models is None:
+            return {}
+        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
+        out: dict[int, list[str]] = {}
+        for i, cats in models.anchored_lines(_BATCH_SEP.join(folded), starts).items():
+            if len(texts[i]) < 4:
+                continue
+            flat = self._model_text(texts[i], folded[i])
+            if flat is not folded[i]:
+                cats = models.anchored(flat)  # a reported quotation or a link is not scored, nor its anchors
+            cats = cats - {h.category for h in hits[i]}
+            if cats and (over := models.over(flat, cats)):
+                out[i] = over
+        return out
 
     def _belittle_candidates(self, texts: list[str], folded_batch: str | None = None,
                              hits: list[list[Hit]] | None = None) -> tuple[set[int], list[str]]:
@@ -874,11 +901,60 @@ class Checker:
         return {i for i, over in zip(scored, decided) if over}, folded
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
-                         folded: str | None = None) -> list[Flag]:
+                         folded: str | None = None, suggested: Iterable[str] | None = None) -> list[Flag]:
         flags = self._lexicon_flags(text, hits)
         if anchored is not False and not any(f.category == BELITTLE_CATEGORY for f in flags):
             flags += self.belittle_flags(text, anchored=anchored, folded=folded)
+        if suggested is None or suggested:
+            flags += self.model_flags(text, {h.category for h in hits}, suggested=suggested, folded=folded)
         return flags
+
+    def _speech_models(self) -> SpeechModels | None:
+        moderation = getattr(self.ruleset, "moderation", None)
+        if self.ruleset is None or not getattr(moderation, "speech_models", True):
+            return None
+        models = load_speech_models()
+        rules = getattr(moderation, "rules", None)
+        if models is None or rules is None:
+            return models
+        key = frozenset(rules)
+        if self._models_for[0] != key:
+            self._models_for = (key, models.only(key))
+        return self._models_for[1]
+
+    def model_flags(self, text: str, lexicon_categories: "set[str]", *, suggested: Iterable[str] | None = None,
+                    folded: str | None = None) -> list[Flag]:
+        """Categories the lexicon gave the post none of, as their speech models score it
+        (moderation/speech_models.py): each a suggestion for the director to read, with its
+        score and the n-grams that weighed. `suggested`: already scored (a batch's pass)."""
+        models = self._speech_models()
+        if models is None or len(text) < 4:
+            return []
+        if suggested is None:
+            flat = self._model_text(text, folded)
+            suggested = models.over(flat, models.anchored(flat) - lexicon_categories)
+        out: list[Flag] = []
+        f = None
+        for cat in suggested:
+            if cat in lexicon_categories:
+                continue
+            f = f or normalize.fold(self._model_text(text, None, fold=False))
+            found = models.judge(cat, f.text)
+            if found is None:
+                continue
+            veto = self.engine.unless.get(cat)
+            if veto is not None:
+                ls = f.text.rfind("\n", 0, found.start) + 1
+                le = f.text.find("\n", found.end)
+                if veto.search(f.text[ls:le if le >= 0 else len(f.text)]):
+                    continue  # what vetoes the category's words on a line (a report, a rule quoted) vetoes its model there
+            start, end = f.to_original(found.start), f.to_original(found.end)
+            cues = "、".join(found.cues)
+            th = models.models[cat].threshold
+            out.append(self.flag(cat, text, start, end, term="speech-model",
+                                 note=f"{cat} model: score {found.score:.1f} over {th:g}"
+                                      + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)"))
+        return out
 
     def _belittle_model(self) -> Any:
         moderation = getattr(self.ruleset, "moderation", None)
@@ -909,6 +985,17 @@ class Checker:
         return [self.flag(BELITTLE_CATEGORY, text, start, end, term="belittle-model",
                           note=f"belittling model: score {found.score:.1f} over {model.threshold:g}"
                                + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)")]
+
+    @staticmethod
+    def _model_text(text: str, folded: str | None, *, fold: bool = True) -> str:
+        """What the speech models score: as `_belittle_text`, links blanked too (a link is
+        evidence only where the ruleset forbids links, and the lexicon decides that)."""
+        scored = _blank_reported(text)
+        if _LINK_HINT.search(scored):
+            scored = _LINK.sub(lambda m: " " * len(m.group()), scored)
+        if not fold:
+            return scored
+        return folded if folded is not None and scored is text else normalize.fold_text(scored)
 
     @staticmethod
     def _belittle_text(text: str, folded: str | None) -> str:
