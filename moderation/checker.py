@@ -58,7 +58,7 @@ _LINK = re.compile(r"https?://[^\s<>\"'，。]+"
                    r"|(?<![a-z0-9@.])[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/[a-z0-9][^\s<>\"'，。]*"
                    r"|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
 
-_LINK_HINT = re.compile(r"[./]|点|dot", re.I)  # no link without one of these
+_LINK_HINT = re.compile(r"://|www|/|(?:点|dot)\s*(?:com|cn|net|org)", re.I)  # what every `_LINK` alternative holds
 
 
 @dataclass(frozen=True)
@@ -864,17 +864,19 @@ class Checker:
         if models is None:
             return {}
         starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
-        out: dict[int, list[str]] = {}
-        for i, cats in models.anchored_lines(_BATCH_SEP.join(folded), starts).items():
+        asked: list[tuple[str, set[str]]] = []
+        which: list[int] = []
+        for i, cats in sorted(models.anchored_lines(_BATCH_SEP.join(folded), starts).items()):
             if len(texts[i]) < 4:
                 continue
             flat = self._model_text(texts[i], folded[i])
             if flat is not folded[i]:
                 cats = models.anchored(flat)  # a reported quotation or a link is not scored, nor its anchors
             cats = cats - {h.category for h in hits[i]}
-            if cats and (over := models.over(flat, cats)):
-                out[i] = over
-        return out
+            if cats:
+                asked.append((flat, cats))
+                which.append(i)
+        return {i: over for i, over in zip(which, models.over_many(asked)) if over}
 
     def _belittle_candidates(self, texts: list[str], folded_batch: str | None = None,
                              hits: list[list[Hit]] | None = None) -> tuple[set[int], list[str]]:

@@ -77,6 +77,21 @@ class SpeechModels:
         cats = self.anchored(folded) if categories is None else categories
         return sorted(c for c in cats if self.models[c].over_threshold(folded))
 
+    def over_many(self, asked: "list[tuple[str, set[str]]]") -> list[list[str]]:
+        """`[over(text, cats) for text, cats in asked]` for a batch: each model scores its texts
+        in one call (`BelittleModel.over_threshold_many`, whose bound settles most of them)."""
+        per: dict[str, list[int]] = {}
+        for k, (_, cats) in enumerate(asked):
+            for c in cats:
+                per.setdefault(c, []).append(k)
+        out: list[list[str]] = [[] for _ in asked]
+        for c in sorted(per):
+            ks = per[c]
+            for k, over in zip(ks, self.models[c].over_threshold_many([asked[k][0] for k in ks])):
+                if over:
+                    out[k].append(c)
+        return out
+
     def judge(self, category: str, folded: str) -> Belittling | None:
         """The category's verdict with its sentence and cues, as the flag shows them."""
         return self.models[category].judge(folded, anchored=True)

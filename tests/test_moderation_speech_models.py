@@ -144,3 +144,13 @@ def test_a_link_is_left_to_the_lexicon_and_the_ruleset() -> None:
     text = "http://bbs.example.com/thread-1234-1-1.html 你们自己看"
     assert "evidence" in {f.category for f in get_checker(rs).check_text(text)}
     assert "evidence" not in {f.category for f in Checker(lenient).check_text(text)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="htps:/w.点dotcmnrgabe- 你好", max_size=30))
+def test_the_link_hint_is_in_every_link(text: str) -> None:
+    """The models' text skips the link search where the hint is absent: it must not miss one."""
+    from moderation.checker import _LINK, _LINK_HINT
+
+    if _LINK.search(text):
+        assert _LINK_HINT.search(text), text
