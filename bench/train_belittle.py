@@ -149,11 +149,16 @@ def cross_validate(data, prose_x, prune_cut: float, positive_weight: float, k: i
               f"{pf}/{len(prose_scores)} {pf / len(prose_scores):.5f}")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def training_options(ap: argparse.ArgumentParser) -> None:
+    """The options every n-gram model's trainer takes (this one and train_speech_models.py)."""
     ap.add_argument("--threshold", type=float, default=4.0)
     ap.add_argument("--prune", type=float, default=0.2, help="drop weights smaller than this")
     ap.add_argument("--positive-weight", type=float, default=3.0, help="how much more a missed positive costs")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    training_options(ap)
     ap.add_argument("--anchor-weight", type=float, default=0.8)
     ap.add_argument("--anchor-df", type=float, default=0.005, help="largest share of prose lines an anchor may occur in")
     ap.add_argument("--prose", type=int, default=15000, help="prose lines per source")

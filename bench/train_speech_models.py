@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_belittle import features, prose_lines, prune, score, train  # noqa: E402
+from train_belittle import features, prose_lines, prune, score, train, training_options  # noqa: E402
 
 from moderation.belittle import grams  # noqa: E402
 from moderation.normalize import fold  # noqa: E402
@@ -128,9 +128,7 @@ def cross_validate(rows, xs, prose_x, cats: list[str], args) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--threshold", type=float, default=4.0)
-    ap.add_argument("--prune", type=float, default=0.2, help="drop weights smaller than this")
-    ap.add_argument("--positive-weight", type=float, default=3.0, help="how much more a missed positive costs")
+    training_options(ap)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--anchor-cover", type=int, default=2,
                     help="anchors enough that each training post the model flags holds this many")

@@ -154,3 +154,24 @@ def test_the_link_hint_is_in_every_link(text: str) -> None:
 
     if _LINK.search(text):
         assert _LINK_HINT.search(text), text
+
+
+def test_anchors_cover_each_flagged_post_twice_preferring_words_rare_in_prose() -> None:
+    """bench/train_speech_models.py picks the anchors: enough that each post the model flags in
+    training holds `cover` of them, the ones covering most posts per prose line hit first."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from train_speech_models import choose_anchors
+
+    w = {"上回": 2.0, "那把": 1.5, "这局": 0.5, "我": 0.4, "的": 0.35, "啊": 0.1}
+    flagged = [{"上回", "那把", "我"}, {"上回", "这局", "的"}, {"那把", "这局", "我"}]
+    prose_df = {"我": 5000, "的": 8000, "这局": 3, "上回": 1, "那把": 0}
+    anchors = choose_anchors(w, flagged, prose_df, 2)
+    assert all(len(post & set(anchors)) >= 2 for post in flagged)
+    assert "啊" not in anchors and "的" not in anchors and "我" not in anchors  # rare ones suffice
+    models = load_speech_models()
+    assert models is not None
+    for cat, m in models.models.items():
+        assert all(m.weights.get(a, 0) >= 0.3 for a in m.anchors), cat
