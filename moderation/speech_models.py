@@ -9,8 +9,9 @@ A category's wordings share vocabulary weighed together, which a logistic model 
 model, belittle.py). A model is asked only about a category the lexicon did not give the post,
 and its flag says it is a statistical suggestion, with its score and the n-grams that weighed.
 
-Each model scores only a post holding one of its anchors (strong n-grams rare in ordinary prose).
-All models' anchors are found in one pass over a batch, so ordinary text costs one literal scan.
+Each model scores only a post holding one of its anchors: n-grams weighing for it, chosen so that
+each training post it flags holds two and few lines of ordinary prose hold any. All models'
+anchors are found in one pass over a batch; each model then scores its anchored texts in one call.
 """
 from __future__ import annotations
 
