@@ -37,31 +37,39 @@ SETS = [ROOT.parent / "shared" / "eval" / "moderation_dev.jsonl"] + [
     ROOT / "tests" / "data" / f"moderation_holdout{s}.jsonl" for s in ("", *map(str, range(2, 26)))]
 
 
-def labelled() -> list[tuple[str, bool, bool, str]]:
-    """(text, is mockery, is clean, source) of every post and batch line; whistled posts aside."""
-    out = []
-    for f in SETS:
+def labelled_posts(sets: list[Path]) -> list[tuple[str, frozenset[str], str]]:
+    """(text, labels, source) of every labelled post of `sets` (whistled posts aside), then the
+    lines written for this model, the lexicon's examples and clean lines and the written batches,
+    in that order (the learning is seeded: the same order gives the same file). Shared with
+    train_speech_models.py."""
+    out: list[tuple[str, frozenset[str], str]] = []
+    for f in sets:
         for line in f.read_text("utf-8").splitlines():
             d = json.loads(line)
             if not d.get("whistled"):
-                out.append((d["text"], CATEGORY in d["labels"], not d["labels"], f.name))
+                out.append((d["text"], frozenset(d["labels"]) - {"whistle_breach"}, f.name))
     for f in sorted((ROOT / "tests" / "data").glob("belittle_training_*.jsonl")):  # written for the model
         for line in f.read_text("utf-8").splitlines():
             d = json.loads(line)
-            out.append((d["text"], bool(d["mockery"]), not d["mockery"], f.name))
+            out.append((d["text"], frozenset({CATEGORY} if d["mockery"] else ()), f.name))
     from moderation.loader import load_lexicon
 
     for cat, lx in load_lexicon().categories.items():  # the lexicon's own examples and clean lines
-        out += [(t, cat == CATEGORY, False, "lexicon examples") for t in lx.examples]
-        out += [(t, False, True, "lexicon clean lines") for t in lx.clean]
+        out += [(t, frozenset({cat}), "lexicon examples") for t in lx.examples]
+        out += [(t, frozenset(), "lexicon clean lines") for t in lx.clean]
     for f in sorted((ROOT / "tests" / "data").glob("moderation_batches*.toml")):
         for cat, batch in tomllib.loads(f.read_text("utf-8")).items():
             if not isinstance(batch, dict):
                 continue
-            accept = batch.get("accept", [cat])
-            out += [(t, CATEGORY in accept, False, f.name) for t in batch.get("violating", [])]
-            out += [(t, False, True, f.name) for t in batch.get("clean", [])]
+            accept = frozenset(batch.get("accept", [cat]))
+            out += [(t, accept, f.name) for t in batch.get("violating", [])]
+            out += [(t, frozenset(), f.name) for t in batch.get("clean", [])]
     return out
+
+
+def labelled() -> list[tuple[str, bool, bool, str]]:
+    """(text, is mockery, is clean, source) of every post and batch line; whistled posts aside."""
+    return [(t, CATEGORY in labels, not labels, source) for t, labels, source in labelled_posts(SETS)]
 
 
 def prose_lines(n: int, seed: int) -> list[str]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 import zlib
 from pathlib import Path
 
@@ -33,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_belittle import features, prose_lines, prune, score, train, training_options  # noqa: E402
+from train_belittle import features, labelled_posts, prose_lines, prune, score, train, training_options  # noqa: E402
 
 from moderation.belittle import grams  # noqa: E402
 from moderation.normalize import fold  # noqa: E402
@@ -44,32 +43,10 @@ LEFT_OUT = {"mockery", "whistle_breach"}
 
 
 def labelled() -> list[tuple[str, frozenset[str], str]]:
-    """(text, labels, source) of every labelled post and line; whistled posts aside."""
-    out: list[tuple[str, frozenset[str], str]] = []
+    """(text, labels, source) of every labelled post and line: the dev set and every read set."""
     sets = [ROOT.parent / "shared" / "eval" / "moderation_dev.jsonl"]
     sets += sorted((ROOT / "tests" / "data").glob("moderation_holdout*.jsonl"))
-    for f in sets:
-        for line in f.read_text("utf-8").splitlines():
-            d = json.loads(line)
-            if not d.get("whistled"):
-                out.append((d["text"], frozenset(d["labels"]) - {"whistle_breach"}, f.stem))
-    for f in sorted((ROOT / "tests" / "data").glob("belittle_training_*.jsonl")):
-        for line in f.read_text("utf-8").splitlines():
-            d = json.loads(line)
-            out.append((d["text"], frozenset({"mockery"} if d["mockery"] else ()), f.stem))
-    from moderation.loader import load_lexicon
-
-    for cat, lx in load_lexicon().categories.items():
-        out += [(t, frozenset({cat}), "lexicon examples") for t in lx.examples]
-        out += [(t, frozenset(), "lexicon clean lines") for t in lx.clean]
-    for f in sorted((ROOT / "tests" / "data").glob("moderation_batches*.toml")):
-        for cat, batch in tomllib.loads(f.read_text("utf-8")).items():
-            if not isinstance(batch, dict):
-                continue
-            accept = frozenset(batch.get("accept", [cat]))
-            out += [(t, accept, f.stem) for t in batch.get("violating", [])]
-            out += [(t, frozenset(), f.stem) for t in batch.get("clean", [])]
-    return out
+    return [(t, labels, Path(source).stem) for t, labels, source in labelled_posts(sets)]
 
 
 def choose_anchors(w: dict[str, float], flagged: list[set[str]], prose_df: dict[str, int], cover: int) -> list[str]:

@@ -58,6 +58,7 @@ _LINK = re.compile(r"https?://[^\s<>\"'，。]+"
                    r"|(?<![a-z0-9@.])[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/[a-z0-9][^\s<>\"'，。]*"
                    r"|(?<![a-z0-9@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|cn|net|org|cc|io|me)/[^\s<>\"'，。]+", re.I)
 
+_UNSET = object()
 _LINK_HINT = re.compile(r"://|www|/|(?:点|dot)\s*(?:com|cn|net|org)", re.I)  # what every `_LINK` alternative holds
 
 
@@ -499,7 +500,7 @@ class Checker:
     def __init__(self, ruleset: Any = None, lexicon: Lexicon | None = None):
         self.ruleset = ruleset
         self.engine = _engine() if lexicon is None else _Engine(lexicon)
-        self._models_for: tuple[Any, SpeechModels | None] = (None, None)
+        self._speech: Any = _UNSET  # `_speech_models`, found on first use
         ev = getattr(getattr(ruleset, "moderation", None), "evidence", None)
         self.links_forbidden = bool(ev and ev.links_forbidden)
         self.attachments_forbidden = bool(ev and ev.attachments_forbidden)
@@ -849,24 +850,31 @@ class Checker:
             base = starts[i]
             end = min(h.end - base, len(texts[i]))
             per[i].append(Hit(h.category, h.start - base, end, h.term))
-        over, folded = self._belittle_candidates(texts, v.folded.text, per)
-        if not folded:
-            folded = _split_folded(v.folded.text, len(texts)) or [normalize.fold_text(t) for t in texts]
-        suggested = self._model_candidates(texts, folded, per)
+        # each text folded: the scan's folded view cut back into texts where that is safe, else
+        # each text folded on its own; both models find their anchors in the joined view
+        folded = _split_folded(v.folded.text, len(texts))
+        if folded is None:
+            folded = [normalize.fold_text(t) for t in texts]
+            folded_batch = _BATCH_SEP.join(folded)
+        else:
+            folded_batch = v.folded.text
+        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
+        over = self._belittle_candidates(texts, folded, folded_batch, starts, per)
+        suggested = self._model_candidates(texts, folded, folded_batch, starts, per)
         return [self._flags_from_hits(t, hs, anchored=i in over, folded=folded[i],
                                       suggested=suggested.get(i, ()))
                 for i, (t, hs) in enumerate(zip(texts, per))]
 
-    def _model_candidates(self, texts: list[str], folded: list[str], hits: list[list[Hit]]) -> dict[int, list[str]]:
+    def _model_candidates(self, texts: list[str], folded: list[str], folded_batch: str, starts: list[int],
+                          hits: list[list[Hit]]) -> dict[int, list[str]]:
         """Per text of a batch, the categories the speech models flag that its lexicon hits do
         not hold: one anchor pass over the batch, then only the anchored texts are scored."""
         models = self._speech_models()
         if models is None:
             return {}
-        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
         asked: list[tuple[str, set[str]]] = []
         which: list[int] = []
-        for i, cats in sorted(models.anchored_lines(_BATCH_SEP.join(folded), starts).items()):
+        for i, cats in sorted(models.anchored_lines(folded_batch, starts).items()):
             if len(texts[i]) < 4:
                 continue
             flat = self._model_text(texts[i], folded[i])
@@ -878,29 +886,23 @@ class Checker:
                 which.append(i)
         return {i: over for i, over in zip(which, models.over_many(asked)) if over}
 
-    def _belittle_candidates(self, texts: list[str], folded_batch: str | None = None,
-                             hits: list[list[Hit]] | None = None) -> tuple[set[int], list[str]]:
+    def _belittle_candidates(self, texts: list[str], folded: list[str], folded_batch: str, starts: list[int],
+                             hits: list[list[Hit]]) -> set[int]:
         """Which texts of a batch the belittling model flags or may flag (their score, as
-        `belittle_flags` takes it, passes the threshold), and each text folded.
+        `belittle_flags` takes it, passes the threshold). `folded`: each text folded;
+        `folded_batch`: them joined by _BATCH_SEP, each starting at `starts`.
 
-        `folded_batch`: the batch's texts joined by _BATCH_SEP, folded (the scan's folded view):
-        cut back into texts where that is safe, else each text is folded on its own. The
-        anchors are looked for in one pass over the batch; only the anchored texts are scored,
+        The anchors are looked for in one pass over the batch; only the anchored texts are scored,
         by `BelittleModel.over_threshold_many` (its bound settles most without the score). Texts
         whose lexicon hits already hold the model's category need no score (`hits`)."""
         model = self._belittle_model()
         if model is None:
-            return set(), []
-        folded = _split_folded(folded_batch, len(texts)) if folded_batch is not None else None
-        if folded is None:
-            folded = [normalize.fold_text(t) for t in texts]
-            folded_batch = _BATCH_SEP.join(folded)
-        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
+            return set()
         anchored = model.anchored_lines(folded_batch, starts=starts)
         scored = [i for i in sorted(anchored)
-                  if len(texts[i]) >= 4 and not (hits and any(h.category == BELITTLE_CATEGORY for h in hits[i]))]
+                  if len(texts[i]) >= 4 and not any(h.category == BELITTLE_CATEGORY for h in hits[i])]
         decided = model.over_threshold_many([self._belittle_text(texts[i], folded[i]) for i in scored])
-        return {i for i, over in zip(scored, decided) if over}, folded
+        return {i for i, over in zip(scored, decided) if over}
 
     def _flags_from_hits(self, text: str, hits: list[Hit], *, anchored: bool | None = None,
                          folded: str | None = None, suggested: Iterable[str] | None = None) -> list[Flag]:
@@ -912,17 +914,18 @@ class Checker:
         return flags
 
     def _speech_models(self) -> SpeechModels | None:
-        moderation = getattr(self.ruleset, "moderation", None)
-        if self.ruleset is None or not getattr(moderation, "speech_models", True):
-            return None
-        models = load_speech_models()
-        rules = getattr(moderation, "rules", None)
-        if models is None or rules is None:
-            return models
-        key = frozenset(rules)
-        if self._models_for[0] != key:
-            self._models_for = (key, models.only(key))
-        return self._models_for[1]
+        """The speech models of the ruleset's categories, narrowed on first use (a checker's
+        ruleset does not change)."""
+        if self._speech is _UNSET:
+            moderation = getattr(self.ruleset, "moderation", None)
+            models = None
+            if self.ruleset is not None and getattr(moderation, "speech_models", True):
+                models = load_speech_models()
+                rules = getattr(moderation, "rules", None)
+                if models is not None and rules is not None:
+                    models = models.only(frozenset(rules))
+            self._speech = models
+        return self._speech
 
     def model_flags(self, text: str, lexicon_categories: "set[str]", *, suggested: Iterable[str] | None = None,
                     folded: str | None = None) -> list[Flag]:
@@ -940,7 +943,7 @@ class Checker:
         for cat in suggested:
             if cat in lexicon_categories:
                 continue
-            f = f or normalize.fold(self._model_text(text, None, fold=False))
+            f = f or normalize.fold(self._model_scored(text))
             found = models.judge(cat, f.text)
             if found is None:
                 continue
@@ -950,13 +953,18 @@ class Checker:
                 le = f.text.find("\n", found.end)
                 if veto.search(f.text[ls:le if le >= 0 else len(f.text)]):
                     continue  # what vetoes the category's words on a line (a report, a rule quoted) vetoes its model there
-            start, end = f.to_original(found.start), f.to_original(found.end)
-            cues = "、".join(found.cues)
-            th = models.models[cat].threshold
-            out.append(self.flag(cat, text, start, end, term="speech-model",
-                                 note=f"{cat} model: score {found.score:.1f} over {th:g}"
-                                      + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)"))
+            out.append(self._suggestion(cat, text, f, found, term="speech-model", model=f"{cat} model",
+                                        threshold=models.models[cat].threshold))
         return out
+
+    def _suggestion(self, category: str, text: str, f: Any, found: Any, *, term: str, model: str,
+                    threshold: float) -> Flag:
+        """A model's flag: the sentence that weighed most (`found`, in the folded view `f`) mapped
+        back to the post, with the score, the cues and a request to read the post."""
+        cues = "、".join(found.cues)
+        return self.flag(category, text, f.to_original(found.start), f.to_original(found.end), term=term,
+                         note=f"{model}: score {found.score:.1f} over {threshold:g}"
+                              + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)")
 
     def _belittle_model(self) -> Any:
         moderation = getattr(self.ruleset, "moderation", None)
@@ -982,21 +990,22 @@ class Checker:
         found = model.judge(f.text, anchored=True)
         if found is None:
             return []
-        start, end = f.to_original(found.start), f.to_original(found.end)
-        cues = "、".join(found.cues)
-        return [self.flag(BELITTLE_CATEGORY, text, start, end, term="belittle-model",
-                          note=f"belittling model: score {found.score:.1f} over {model.threshold:g}"
-                               + (f"; cues {cues}" if cues else "") + " (a statistical suggestion: read the post)")]
+        return [self._suggestion(BELITTLE_CATEGORY, text, f, found, term="belittle-model",
+                                 model="belittling model", threshold=model.threshold)]
 
     @staticmethod
-    def _model_text(text: str, folded: str | None, *, fold: bool = True) -> str:
-        """What the speech models score: as `_belittle_text`, links blanked too (a link is
-        evidence only where the ruleset forbids links, and the lexicon decides that)."""
+    def _model_scored(text: str) -> str:
+        """What the speech models score, before folding: reporting quotations and links blanked
+        (a link is evidence only where the ruleset forbids links, and the lexicon decides that)."""
         scored = _blank_reported(text)
         if _LINK_HINT.search(scored):
             scored = _LINK.sub(lambda m: " " * len(m.group()), scored)
-        if not fold:
-            return scored
+        return scored
+
+    @classmethod
+    def _model_text(cls, text: str, folded: str | None) -> str:
+        """`_model_scored` folded (`folded`: the text folded, when known)."""
+        scored = cls._model_scored(text)
         return folded if folded is not None and scored is text else normalize.fold_text(scored)
 
     @staticmethod
