@@ -126,6 +126,9 @@ def test_lint_pauses_the_collector_and_collects_every_few_chunks(monkeypatch: py
     plain = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=stdin)
     assert plain.exit_code == 0, plain.output
     assert gc.isenabled()
+    from daoyan import linting
+
+    monkeypatch.setattr(linting, "CHUNK_POSTS", 512)
     monkeypatch.setattr(lint_command, "COLLECT_EVERY", 1)
     monkeypatch.setattr(lint_command.gc, "collect", collect)
     every = CliRunner().invoke(cli, ["lint", "--ruleset", "m84"], input=stdin)

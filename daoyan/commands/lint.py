@@ -29,4 +29,4 @@ def command(ruleset: str, whistled: bool, infile) -> None:  # type: ignore[no-un
                 gc.collect()
 
 
-COLLECT_EVERY = 64  # chunks of 512 posts
+COLLECT_EVERY = 8  # chunks of up to 4,096 posts
