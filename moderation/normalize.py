@@ -442,7 +442,7 @@ class Dense:
     The text is two substitutions in C; the map back to the folded view is worked out per line,
     only for the lines where a term is found here (lines are the same in both views)."""
 
-    __slots__ = ("folded", "text", "_dbreaks", "_fbreaks", "_maps", "_tabled")
+    __slots__ = ("folded", "text", "_dbreaks", "_fbreaks", "_maps", "_tabled", "_undoubled", "_counts")
 
     def __init__(self, folded: str):
         gap_re, double_re = _dense_regexes()
@@ -456,6 +456,8 @@ class Dense:
         self._dbreaks: list[int] | None = None
         self._fbreaks: list[int] | None = None
         self._maps: dict[int, tuple[int, int, Squeezed, Squeezed]] = {}
+        self._undoubled: dict[int, bool] = {}
+        self._counts: dict[tuple[int, str], bool] = {}
 
     @property
     def changed(self) -> bool:
@@ -474,12 +476,19 @@ class Dense:
         that cannot be told this way."""
         if not self._tabled:
             return False
-        _, ds, de, fs, fe = self._bounds(start)
-        dline, fline = self.text[ds:de], self.folded[fs:fe]
-        if len(fline.translate(_gap_table())) != len(dline):
+        k, ds, de, fs, fe = self._bounds(start)
+        undoubled = self._undoubled.get(k)
+        if undoubled is None:  # each line's answers kept: a long line holds many hits
+            undoubled = self._undoubled[k] = len(self.folded[fs:fe].translate(_gap_table())) == de - ds
+        if not undoubled:
             return False  # a doubled character made single on this line
         word = self.text[start:end]
-        return bool(word) and _occurrences(fline, word) == _occurrences(dline, word)
+        if not word:
+            return False
+        same = self._counts.get((k, word))
+        if same is None:
+            same = self._counts[(k, word)] = _occurrences(self.folded[fs:fe], word) == _occurrences(self.text[ds:de], word)
+        return same
 
     def _bounds(self, i: int) -> tuple[int, int, int, int, int]:
         """(line number, dense line start and end, folded line start and end) of the line holding
