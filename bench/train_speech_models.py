@@ -32,10 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_belittle import features, labelled_posts, prose_lines, prune, score, train, training_options  # noqa: E402
+from train_belittle import (choose_anchors, features, labelled_posts, prose_df_of, prose_lines, prune,  # noqa: E402
+                            score, train, training_options)
 
-from moderation.belittle import grams  # noqa: E402
-from moderation.normalize import fold  # noqa: E402
 from moderation.speech_models import MODELS_FILE  # noqa: E402
 
 # Mockery has its own model (belittle.py), with its self-deprecation veto.
@@ -47,35 +46,6 @@ def labelled() -> list[tuple[str, frozenset[str], str]]:
     sets = [ROOT.parent / "shared" / "eval" / "moderation_dev.jsonl"]
     sets += sorted((ROOT / "tests" / "data").glob("moderation_holdout*.jsonl"))
     return [(t, labels, Path(source).stem) for t, labels, source in labelled_posts(sets)]
-
-
-def choose_anchors(w: dict[str, float], flagged: list[set[str]], prose_df: dict[str, int], cover: int) -> list[str]:
-    """Anchors for a model: n-grams weighing for it, picked greedily by how many of the training
-    posts it flags they hold per ordinary prose line they occur in, until each of those posts holds
-    `cover` of them. Every n-gram that weighs for it would do as anchor, but together they sit on
-    half of all prose lines, each of which then must be scored; a post held by two anchors chosen
-    this way is caught as well on unseen sets (30, 31, 33, 35: the same flags) at a quarter of the
-    lines scored."""
-    candidates = {g for g, v in w.items() if v >= 0.3}
-    need = [cover] * len(flagged)
-    left = list(range(len(flagged)))
-    chosen: list[str] = []
-    taken: set[str] = set()
-    while left:
-        counts: dict[str, int] = {}
-        for k in left:
-            for g in (flagged[k] & candidates) - taken:
-                counts[g] = counts.get(g, 0) + 1
-        if not counts:
-            break
-        best = max(counts, key=lambda g: (counts[g] / (prose_df.get(g, 0) + 2), g))
-        chosen.append(best)
-        taken.add(best)
-        for k in left:
-            if best in flagged[k]:
-                need[k] -= 1
-        left = [k for k in left if need[k] > 0]
-    return sorted(chosen)
 
 
 def cross_validate(rows, xs, prose_x, cats: list[str], args) -> None:
@@ -131,10 +101,7 @@ def main() -> int:
     if args.cv:
         cross_validate(rows, xs, prose_x, cats, args)
     train_prose = prose_x[::2]
-    prose_df: dict[str, int] = {}
-    for t in prose:
-        for g in grams(fold(t).text):
-            prose_df[g] = prose_df.get(g, 0) + 1
+    prose_df = prose_df_of(prose)
     models = {}
     for cat in cats:
         ys = [cat in ls for _, ls, _ in rows]

@@ -163,7 +163,7 @@ def test_anchors_cover_each_flagged_post_twice_preferring_words_rare_in_prose() 
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from train_speech_models import choose_anchors
+    from train_belittle import choose_anchors
 
     w = {"上回": 2.0, "那把": 1.5, "这局": 0.5, "我": 0.4, "的": 0.35, "啊": 0.1}
     flagged = [{"上回", "那把", "我"}, {"上回", "这局", "的"}, {"那把", "这局", "我"}]
