@@ -990,6 +990,12 @@ class Checker:
         found = model.judge(f.text, anchored=True)
         if found is None:
             return []
+        veto = self.engine.unless.get(BELITTLE_CATEGORY)
+        if veto is not None:
+            ls = f.text.rfind("\n", 0, found.start) + 1
+            le = f.text.find("\n", found.end)
+            if veto.search(f.text[ls:le if le >= 0 else len(f.text)]):
+                return []  # as for the speech models: mockery's `unless` on the line vetoes the model there
         return [self._suggestion(BELITTLE_CATEGORY, text, f, found, term="belittle-model",
                                  model="belittling model", threshold=model.threshold)]
 
