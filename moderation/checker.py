@@ -947,15 +947,22 @@ class Checker:
             found = models.judge(cat, f.text)
             if found is None:
                 continue
-            veto = self.engine.unless.get(cat)
-            if veto is not None:
-                ls = f.text.rfind("\n", 0, found.start) + 1
-                le = f.text.find("\n", found.end)
-                if veto.search(f.text[ls:le if le >= 0 else len(f.text)]):
-                    continue  # what vetoes the category's words on a line (a report, a rule quoted) vetoes its model there
+            if self._vetoed_on_line(cat, f.text, found):
+                continue
             out.append(self._suggestion(cat, text, f, found, term="speech-model", model=f"{cat} model",
                                         threshold=models.models[cat].threshold))
         return out
+
+    def _vetoed_on_line(self, category: str, folded: str, found: Any) -> bool:
+        """Whether the category's `unless` holds on the line of a model's sentence (`found`, in
+        the folded text): what vetoes the category's words there (a report, a rule quoted, a
+        request to explain) vetoes its model too."""
+        veto = self.engine.unless.get(category)
+        if veto is None:
+            return False
+        ls = folded.rfind("\n", 0, found.start) + 1
+        le = folded.find("\n", found.end)
+        return veto.search(folded[ls:le if le >= 0 else len(folded)]) is not None
 
     def _suggestion(self, category: str, text: str, f: Any, found: Any, *, term: str, model: str,
                     threshold: float) -> Flag:
@@ -990,12 +997,8 @@ class Checker:
         found = model.judge(f.text, anchored=True)
         if found is None:
             return []
-        veto = self.engine.unless.get(BELITTLE_CATEGORY)
-        if veto is not None:
-            ls = f.text.rfind("\n", 0, found.start) + 1
-            le = f.text.find("\n", found.end)
-            if veto.search(f.text[ls:le if le >= 0 else len(f.text)]):
-                return []  # as for the speech models: mockery's `unless` on the line vetoes the model there
+        if self._vetoed_on_line(BELITTLE_CATEGORY, f.text, found):
+            return []
         return [self._suggestion(BELITTLE_CATEGORY, text, f, found, term="belittle-model",
                                  model="belittling model", threshold=model.threshold)]
 
