@@ -26,10 +26,16 @@ class RateLimiter:
     async def acquire(self) -> None:
         """Wait for this caller's turn; asyncio.Lock wakes waiters in arrival order."""
         async with self._lock:
-            if self._next is not None:
-                wait = self._next - self._clock()
-                if wait > 0:
-                    await self._sleep(wait)
+            # looked at again after each sleep: a 429 answered meanwhile may have paused the queue
+            # (taking the old departure time would drop the forum's Retry-After for everyone)
+            while self._next is not None:
+                until = self._next
+                wait = until - self._clock()
+                if wait <= 0:
+                    break
+                await self._sleep(wait)
+                if self._next == until:
+                    break  # nobody paused meanwhile: this caller's turn
             self._next = self._clock() + self.interval
 
     def pause(self, seconds: float) -> None:

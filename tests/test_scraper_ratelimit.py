@@ -150,3 +150,29 @@ def test_user_agent_names_the_tool_and_can_be_overridden():
     assert seen[0] == USER_AGENT and seen[0].startswith("daoyan/")
     assert "director" in seen[0]
     assert seen[1] == "my-bot/1"
+
+
+def test_a_pause_asked_while_a_caller_waits_holds_that_caller_too():
+    """A 429's Retry-After (`pause`) that arrives while a caller sleeps out the interval holds
+    that caller and every later one back: the pause is not overwritten by the sleeper's own
+    departure (the cause of a Retry-After scan that once took 0.2 s instead of 1 s)."""
+    clock = FakeClock()
+    limiter = RateLimiter(1.0, clock=clock, sleep=clock.sleep)
+    times: dict[str, float] = {}
+
+    async def caller(name: str) -> None:
+        await limiter.acquire()
+        times[name] = clock.now
+
+    async def go() -> None:
+        await caller("a")  # leaves at 0; the next may leave at 1
+        b = asyncio.create_task(caller("b"))
+        await asyncio.sleep(0)  # b is now asleep in acquire, until 1
+        limiter.pause(5)  # another request's 429: nobody leaves before 1 + 5
+        await b
+        await caller("c")
+
+    asyncio.run(go())
+    assert times["a"] == 0.0
+    assert times["b"] >= 6.0
+    assert times["c"] >= times["b"] + 1.0
