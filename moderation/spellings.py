@@ -178,8 +178,17 @@ def said_to(text: str, start: int, end: int) -> bool:
     return bool(_TO_YOU_BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end))
 
 
+# short spellings that are forum talk standing alone (gg: good game, 我出局了; 哥哥): they count
+# only where said to someone by a marker around them (你个gg, gg吧你), never as a clause of their own
+SAID_ONLY = frozenset(["gg"])
+_SAID_BEFORE = re.compile(r"(?:你|您|你个|你这个|你这|你是|你就是|这个|那个|这只|那只|这条|那条|是个|像个|真是个|死)\s*$")
+_SAID_AFTER = re.compile(r"\s*(?:吧你|啊你|你(?![们好的]))")
+
+
 def addressed(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] (a short spelling) is said to someone or stands alone as a clause."""
+    if text[start:end].lower() in SAID_ONLY:
+        return bool(_SAID_BEFORE.search(text, max(0, start - 4), start) or _SAID_AFTER.match(text, end))
     if _BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end):
         return True
     i = start - 1
