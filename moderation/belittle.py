@@ -31,7 +31,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -94,24 +94,19 @@ class BelittleModel:
         self._anchor_literals: Any = None
         self._longer_weights: list[float] | None = None
         self._single_keys: frozenset[str] | None = None
-        self._anchor_ac_built = False
-        self._anchor_ac_value: Any = None
 
-    @property
+    @cached_property
     def _anchor_ac(self) -> Any:
         """The anchors' automaton, built on first use (a model asked only through a batch's
         Hyperscan pass, or a speech model, never needs it); without ahocorasick_rs, None and a
         regex that does the same job, slower."""
-        if not self._anchor_ac_built:
-            self._anchor_ac_built = True
-            try:
-                import ahocorasick_rs
-
-                self._anchor_ac_value = ahocorasick_rs.AhoCorasick(list(self.anchors)) if self.anchors else None
-            except ImportError:
-                if self.anchors:
-                    self._anchor_re = re.compile("|".join(map(re.escape, sorted(self.anchors, key=len, reverse=True))))
-        return self._anchor_ac_value
+        try:
+            import ahocorasick_rs
+        except ImportError:
+            if self.anchors:
+                self._anchor_re = re.compile("|".join(map(re.escape, sorted(self.anchors, key=len, reverse=True))))
+            return None
+        return ahocorasick_rs.AhoCorasick(list(self.anchors)) if self.anchors else None
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> "BelittleModel":

@@ -384,6 +384,12 @@ def _blank_reported(text: str) -> str:
 _BATCH_SEP = "\n\x00\n"  # between the texts of a batch (check_texts)
 
 
+def _fold_scored(text: str, scored: str, folded: str | None) -> str:
+    """What a model scores, folded: `scored` is the text with parts blanked (or the text itself,
+    unchanged), and `folded` the text folded, when known, which serves where nothing was blanked."""
+    return folded if folded is not None and scored is text else normalize.fold_text(scored)
+
+
 def _split_folded(folded_batch: str, n: int) -> list[str] | None:
     """The folded texts of a batch from its folded view, or None where that cannot be trusted.
     Folding is one `str.translate`, character by character, so the view is the texts' folds
@@ -858,9 +864,9 @@ class Checker:
             folded_batch = _BATCH_SEP.join(folded)
         else:
             folded_batch = v.folded.text
-        starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
-        over = self._belittle_candidates(texts, folded, folded_batch, starts, per)
-        suggested = self._model_candidates(texts, folded, folded_batch, starts, per)
+        folded_starts = list(itertools.accumulate((len(f) + len(_BATCH_SEP) for f in folded[:-1]), initial=0))
+        over = self._belittle_candidates(texts, folded, folded_batch, folded_starts, per)
+        suggested = self._model_candidates(texts, folded, folded_batch, folded_starts, per)
         return [self._flags_from_hits(t, hs, anchored=i in over, folded=folded[i],
                                       suggested=suggested.get(i, ()))
                 for i, (t, hs) in enumerate(zip(texts, per))]
@@ -1014,15 +1020,13 @@ class Checker:
     @classmethod
     def _model_text(cls, text: str, folded: str | None) -> str:
         """`_model_scored` folded (`folded`: the text folded, when known)."""
-        scored = cls._model_scored(text)
-        return folded if folded is not None and scored is text else normalize.fold_text(scored)
+        return _fold_scored(text, cls._model_scored(text), folded)
 
     @staticmethod
     def _belittle_text(text: str, folded: str | None) -> str:
         """What the model scores: the text folded, reporting quotations blanked (`folded`: the
         text folded, when known)."""
-        scored = _blank_reported(text)
-        return folded if folded is not None and scored is text else normalize.fold_text(scored)
+        return _fold_scored(text, _blank_reported(text), folded)
 
     def _lexicon_flags(self, text: str, hits: list[Hit]) -> list[Flag]:
         if not hits:
