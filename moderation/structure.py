@@ -117,6 +117,9 @@ _SMILEY_CODE = re.compile(r"\{:\d+_\d+:\}|\[s:\d+\]|:[a-z_]+:|:(?:%s)(?![a-z])|[
 # 电码: dots and dashes in groups parted by spaces or slashes (... --- ...), both kinds present
 _MORSE = re.compile(r"[.·•*\-—_−]{1,7}(?:[ \t/|]+[.·•*\-—_−]{1,7}){1,}")
 _DOTS, _DASHES = set(".·•*"), set("-—_−")
+# ... or unparted, as typed on a keyboard (...---...): at least three runs of dots and hyphens
+# alternating and six characters, so that an emoticon (-.-) and Chinese ellipsis and dash (……——) stay
+_MORSE_UNPARTED = re.compile(r"(?:[.·]+[-−]+|[-−]+[.·]+)[.·\-−]*")
 # Emoji that show a mood (faces, hearts, hands) are like the town's smilies; emoji that picture a
 # thing (🐺 🔪 💊 🌙) say something: a rebus, 暗号.
 _MOOD_EMOJI = [(0x1F600, 0x1F650), (0x1F910, 0x1F930), (0x1F970, 0x1F980), (0x1F440, 0x1F451), (0x1F493, 0x1F4A0),
@@ -137,6 +140,10 @@ def whistle_codes(text: str) -> list[tuple[int, int, str]]:
     for m in _MORSE.finditer(text):
         chars = set(m.group())
         if chars & _DOTS and chars & _DASHES:
+            out.append((m.start(), m.end(), "电码"))
+    for m in _MORSE_UNPARTED.finditer(text):
+        runs = len(re.findall(r"[.·]+|[-−]+", m.group()))
+        if runs >= 3 and len(m.group()) >= 6 and not any(s <= m.start() < e for s, e, _ in out):
             out.append((m.start(), m.end(), "电码"))
     for i, c in enumerate(text):
         if ord(c) >= 0x1F000 and unicodedata.category(c) == "So" and not _mood(c):

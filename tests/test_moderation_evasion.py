@@ -143,6 +143,7 @@ SOUNDS = M84.whistle.sounds
     ("^_^喵", ""), ("-_-||", ""), ("T_T", "T"), ("喵 :ok", "ok"),           # ASCII emoticons: letters count
     ("喵😂", ""), ("喵🐺🔪", "🐺🔪"),                                      # mood emoji vs a rebus (暗号)
     ("... --- ...", ".-"), ("喵……——", ""),                                  # Morse (电码) vs punctuation
+    ("...---...", ".-"), ("喵-.-", ""), ("汪...——...", ""), ("呜...--", ""),   # typed unparted, vs emoticon
 ])
 def test_whistle(text, offenders):
     got = "".join(dict.fromkeys(c for _, c in whistle_offenders(text, SOUNDS)))
