@@ -160,14 +160,43 @@ def addressed_spellings(term: str) -> set[str]:
     return out
 
 
-# what makes a short spelling an address: a marker before it (你这个cs, 我看你就是sm, 真hz),
-# 你 after it (cs你), or a clause of its own (cs，又是平票 / 今天出他，sm)
-_BEFORE = re.compile(r"(?:你|您|你个|你这个|这个|那个|你是|就是|是个|像个|真是|真|傻|死|这群|这帮|那群|那帮|一群|一帮|纯纯的|纯纯|十足的)\s*$")
-_AFTER = re.compile(r"\s*(?:你|吧你|啊你)")
 _CLAUSE_EDGE = frozenset("，。！？；：,!?;…~～—\n")  # not . or : (www.hp.com, 10:30)
 
 
-_TO_YOU_BEFORE = re.compile(r"(?:你|您|你个|你这个|你是|你就是)\s*$")
+class _Markers:
+    """The address markers of `lexicon/address.toml`, compiled: what makes a short spelling a
+    word said to someone."""
+
+    def __init__(self, data: dict) -> None:
+        def before(words: "list[str]") -> "re.Pattern[str]":
+            return re.compile("(?:%s)\\s*$" % "|".join(map(re.escape, sorted(words, key=len, reverse=True))))
+
+        def after(words: "list[str]", not_after: "list[str]") -> "re.Pattern[str]":
+            alts = []
+            for w in sorted(words, key=len, reverse=True):
+                tails = [n[len(w):] for n in not_after if n.startswith(w) and len(n) > len(w)]
+                alts.append(re.escape(w) + ("(?!%s)" % "|".join(map(re.escape, tails)) if tails else ""))
+            return re.compile("\\s*(?:%s)" % "|".join(alts))
+
+        said = data.get("said_only", {})
+        to_you, of_someone = list(data["to_you"]), list(data["of_someone"])
+        self.to_you = before(to_you)
+        self.before = before(to_you + of_someone)
+        self.after = after(list(data["after"]), [])
+        self.said_only = frozenset(said.get("spellings", ()))
+        not_before = set(said.get("not_before", ()))
+        self.said_before = before([w for w in to_you + of_someone if w not in not_before])
+        # after a said-only spelling only the address (吧你, 你), not talk that starts like it (你们)
+        self.said_after = after([w for w in data["after"] if w != "你"] + ["你"], list(said.get("not_after", ())))
+
+
+@lru_cache(maxsize=1)
+def _markers() -> _Markers:
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("moderation").joinpath("lexicon", "address.toml").read_text("utf-8")
+    return _Markers(tomllib.loads(text))
 
 
 def said_to(text: str, start: int, end: int) -> bool:
@@ -175,21 +204,17 @@ def said_to(text: str, start: int, end: int) -> bool:
     even capitals are no abbreviation."""
     if not text[start:end].isalpha():
         return False  # 你D4: a day of the game, not a spelling
-    return bool(_TO_YOU_BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end))
-
-
-# short spellings that are forum talk standing alone (gg: good game, 我出局了; 哥哥): they count
-# only where said to someone by a marker around them (你个gg, gg吧你), never as a clause of their own
-SAID_ONLY = frozenset(["gg"])
-_SAID_BEFORE = re.compile(r"(?:你|您|你个|你这个|你这|你是|你就是|这个|那个|这只|那只|这条|那条|是个|像个|真是个|死)\s*$")
-_SAID_AFTER = re.compile(r"\s*(?:吧你|啊你|你(?![们好的]))")
+    m = _markers()
+    return bool(m.to_you.search(text, max(0, start - 4), start) or m.after.match(text, end))
 
 
 def addressed(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] (a short spelling) is said to someone or stands alone as a clause."""
-    if text[start:end].lower() in SAID_ONLY:
-        return bool(_SAID_BEFORE.search(text, max(0, start - 4), start) or _SAID_AFTER.match(text, end))
-    if _BEFORE.search(text, max(0, start - 4), start) or _AFTER.match(text, end):
+    """Whether text[start:end] (a short spelling) is said to someone or stands alone as a clause;
+    a said-only spelling (gg) by a marker only."""
+    m = _markers()
+    if text[start:end].lower() in m.said_only:
+        return bool(m.said_before.search(text, max(0, start - 4), start) or m.said_after.match(text, end))
+    if m.before.search(text, max(0, start - 4), start) or m.after.match(text, end):
         return True
     i = start - 1
     while i >= 0 and text[i] == " ":

@@ -128,3 +128,16 @@ def test_spellings_of_a_term():
     assert not {"l", "6l", "6了"} & {key(s) for s in latin_spellings("溜了溜了")}
     assert addressed("你这个cs，站错", 3, 5) and addressed("cs，又是平票", 0, 2) and addressed("sm你", 0, 2)
     assert not addressed("买个hp的本子", 2, 4) and not addressed("www.hp.com", 4, 6)
+
+
+@pytest.mark.parametrize("text, start, end, want", [
+    ("你个gg", 2, 4, True), ("gg吧你", 0, 2, True), ("gg你", 0, 2, True),     # said to someone
+    ("gg，我出局了", 0, 2, False), ("真gg", 1, 3, False), ("gg你们", 0, 2, False),  # forum talk: game over
+    ("这只cs，站错", 2, 4, True), ("你这cs", 2, 4, True), ("cs，又是平票", 0, 2, True),
+])
+def test_address_markers_are_data(text, start, end, want):
+    """The markers live in lexicon/address.toml: a said-only spelling (gg) counts by a marker, never
+    as a clause of its own; other short spellings also standing alone."""
+    from moderation.spellings import addressed
+
+    assert addressed(text, start, end) is want
