@@ -60,6 +60,10 @@ CLEAN = [
     "型号hz的那款耳机",
     "鲁北化工７．４８",
     "手机B站看的直播",
+    "你的sp3装好了吗",      # a stand-in of letters (sp 杀品) with a digit beside it is a version
+    "今晚玩sc游戏去了",
+    "5B级台风过境",
+    "这锅挺好用的，不粘",
 ]
 
 
