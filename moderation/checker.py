@@ -52,7 +52,9 @@ from .structure import is_enlarged, is_red, whistle_codes, whistle_offenders
 
 CONTEXT = 12
 _LATIN = re.compile(r"[a-z0-9]")
+# a link, also with its protocol spaced out to dodge a filter (h t t p s : / / t.cn)
 _LINK = re.compile(r"https?://[^\s<>\"'，。]+"
+                   r"|(?<![a-z0-9])h[ \t]{1,2}t[ \t]{1,2}t[ \t]{1,2}p(?:[ \t]{1,2}s)?[ \t]{0,2}:[ \t]{0,2}/[ \t]{0,2}/[ \t]{0,2}[^\s<>\"'，。]+"
                    r"|(?<![a-z0-9@.])www\s*(?:点|dot)\s*[a-z0-9-]+"
                    r"|(?<![a-z0-9@.])[a-z0-9-]+\s*(?:点|dot)\s*(?:com|cn|net|org)(?![a-z])"
                    r"|(?<![a-z0-9@.])[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+/[a-z0-9][^\s<>\"'，。]*"

@@ -66,6 +66,10 @@ def _tone_marked() -> dict[str, str]:
 
 
 CONFUSABLE.update(_tone_marked())
+# Bopomofo (注音) consonants, as the Latin initial a pinyin abbreviation writes for them (傻ㄅ is 傻b,
+# ㄋㄇㄉ is nmd; ㄓ ㄔ ㄕ, zh ch sh, as z c s): Taiwanese players spell a word's initials so.
+BOPOMOFO = dict(zip("ㄅㄆㄇㄈㄉㄊㄋㄌㄍㄎㄏㄐㄑㄒㄓㄔㄕㄖㄗㄘㄙ", "bpmfdtnlgkhjqxzcsrzcs"))
+CONFUSABLE.update(BOPOMOFO)
 # Characters that carry nothing but can sit inside a word: zero-width and other format
 # characters, variation selectors, the keycap and other enclosing marks. Folded to nothing.
 INVISIBLE = frozenset(

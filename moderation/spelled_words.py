@@ -131,14 +131,15 @@ def spelled_table(data: dict, lookalike: dict[str, str], tokenizer=None) -> dict
     return {w: v for w, v in table.items() if v}
 
 
-# a stand-in of letters only (dy, cz, tb): an abbreviation, so only where no letter touches it
+# a stand-in of letters only (dy, cz, tb): an abbreviation, so only where no letter or digit touches it
+# (dy, not in body; sp 杀品, not sp3, a service pack)
 _LETTERS_ONLY = re.compile(r"[a-z]{1,3}")
 
 
 def _bounded(v: str) -> str:
-    """A spelling for a pattern: a short abbreviation only between non-letters (dy, not in body)."""
+    """A spelling for a pattern: a short abbreviation only between non-letters and non-digits."""
     if _LETTERS_ONLY.fullmatch(v):
-        return f"(?<![a-z]){re.escape(v)}(?![a-z])"
+        return f"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])"
     return re.escape(v)
 
 

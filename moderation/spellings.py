@@ -168,8 +168,9 @@ class _Markers:
     word said to someone."""
 
     def __init__(self, data: dict) -> None:
-        def before(words: "list[str]") -> "re.Pattern[str]":
-            return re.compile("(?:%s)\\s*$" % "|".join(map(re.escape, sorted(words, key=len, reverse=True))))
+        def before(words: "list[str]", regexes: "list[str]" = ()) -> "re.Pattern[str]":
+            alts = [re.escape(w) for w in sorted(words, key=len, reverse=True)] + list(regexes)
+            return re.compile("(?:%s)\\s*$" % "|".join(alts))
 
         def after(words: "list[str]", not_after: "list[str]") -> "re.Pattern[str]":
             alts = []
@@ -180,12 +181,14 @@ class _Markers:
 
         said = data.get("said_only", {})
         to_you, of_someone = list(data["to_you"]), list(data["of_someone"])
+        # a player named right before it (7号nt, 楼上cs): regexes, said of someone
+        of_player = list(data.get("of_player", ()))
         self.to_you = before(to_you)
-        self.before = before(to_you + of_someone)
+        self.before = before(to_you + of_someone, of_player)
         self.after = after(list(data["after"]), [])
         self.said_only = frozenset(said.get("spellings", ()))
         not_before = set(said.get("not_before", ()))
-        self.said_before = before([w for w in to_you + of_someone if w not in not_before])
+        self.said_before = before([w for w in to_you + of_someone if w not in not_before], of_player)
         # after a said-only spelling only the address (吧你, 你), not talk that starts like it (你们)
         self.said_after = after([w for w in data["after"] if w != "你"] + ["你"], list(said.get("not_after", ())))
 

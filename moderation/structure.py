@@ -120,6 +120,9 @@ _DOTS, _DASHES = set(".·•*"), set("-—_−")
 # ... or unparted, as typed on a keyboard (...---...): at least three runs of dots and hyphens
 # alternating and six characters, so that an emoticon (-.-) and Chinese ellipsis and dash (……——) stay
 _MORSE_UNPARTED = re.compile(r"(?:[.·]+[-−]+|[-−]+[.·]+)[.·\-−]*")
+# ... or letters parted by sounds instead of spaces (哒 ·—— 哒哒 —·—): two or more groups on one line
+# that each hold a dot and a dash; one such group alone is an emoticon (-.-) or punctuation (……——·)
+_MORSE_GROUP = re.compile(r"(?<![.·•*\-—_−])[.·•*\-—_−]{2,7}(?![.·•*\-—_−])")
 # Emoji that show a mood (faces, hearts, hands) are like the town's smilies; emoji that picture a
 # thing (🐺 🔪 💊 🌙) say something: a rebus, 暗号.
 _MOOD_EMOJI = [(0x1F600, 0x1F650), (0x1F910, 0x1F930), (0x1F970, 0x1F980), (0x1F440, 0x1F451), (0x1F493, 0x1F4A0),
@@ -145,6 +148,15 @@ def whistle_codes(text: str) -> list[tuple[int, int, str]]:
         runs = len(re.findall(r"[.·]+|[-−]+", m.group()))
         if runs >= 3 and len(m.group()) >= 6 and not any(s <= m.start() < e for s, e, _ in out):
             out.append((m.start(), m.end(), "电码"))
+    line_start = 0
+    for line in text.split("\n"):
+        mixed = [m for m in _MORSE_GROUP.finditer(line) if set(m.group()) & _DOTS and set(m.group()) & _DASHES]
+        if len(mixed) >= 2:
+            for m in mixed:
+                s, e = line_start + m.start(), line_start + m.end()
+                if not any(a <= s < b for a, b, _ in out):
+                    out.append((s, e, "电码"))
+        line_start += len(line) + 1
     for i, c in enumerate(text):
         if ord(c) >= 0x1F000 and unicodedata.category(c) == "So" and not _mood(c):
             out.append((i, i + 1, "暗号"))

@@ -155,6 +155,7 @@ SOUNDS = M84.whistle.sounds
     ("喵😂", ""), ("喵🐺🔪", "🐺🔪"),                                      # mood emoji vs a rebus (暗号)
     ("... --- ...", ".-"), ("喵……——", ""),                                  # Morse (电码) vs punctuation
     ("...---...", ".-"), ("喵-.-", ""), ("汪...——...", ""), ("呜...--", ""),   # typed unparted, vs emoticon
+    ("哒 ·—— 哒哒 —·—", "·—"), ("喵.-喵-..喵", ".-"), ("喵·——\n汪—·", ""),  # groups parted by sounds (set 50), one a line
 ])
 def test_whistle(text, offenders):
     got = "".join(dict.fromkeys(c for _, c in whistle_offenders(text, SOUNDS)))
