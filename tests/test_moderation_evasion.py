@@ -95,6 +95,17 @@ def test_quoted_examples_of_a_rule_are_not_the_posters(text):
     assert cats(text) == set()
 
 
+@pytest.mark.parametrize("text", ["规则帖里“出门被车撞”是举的例子，不是咒谁", "“你个狗东西”那句是规则里的例子，别误会",
+                                  "“骗你是小狗”这一句我只是引用"])
+def test_a_quotation_in_the_rule_post_or_named_as_that_line_is_reported(text):
+    """Set 52: 规则帖里“…” quotes the rule post; “…”那句 names the line it quotes."""
+    assert cats(text) == set()
+
+
+def test_a_quotation_with_nothing_that_reports_it_is_still_the_posters():
+    assert "insult" in cats("“傻逼”，你还敢踩我")
+
+
 def test_a_quotation_after_a_reported_one_needs_to_follow_it_directly():
     assert "insult" in cats("规则禁止“你妈”，可你就是个“傻逼”")
 
