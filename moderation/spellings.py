@@ -190,7 +190,7 @@ class _Markers:
         not_before = set(said.get("not_before", ()))
         self.said_before = before([w for w in to_you + of_someone if w not in not_before], of_player)
         # after a said-only spelling only the address (吧你, 你), not talk that starts like it (你们)
-        self.said_after = after([w for w in data["after"] if w != "你"] + ["你"], list(said.get("not_after", ())))
+        self.said_after = after(list(data["after"]), list(said.get("not_after", ())))
 
 
 @lru_cache(maxsize=1)
